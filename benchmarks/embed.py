@@ -1,0 +1,140 @@
+"""How fast FakeEmbedder embeds, beside langchain-core's DeterministicFakeEmbedding.
+
+Run: ``python benchmarks/embed.py``. Prints figures; asserts nothing (tests never time things).
+Everything runs on one core: BLAS/OpenMP thread pools are pinned to one thread before numpy loads.
+
+Figures:
+- ``embed_many`` of 10,000 distinct short strings (30-60 characters), median of repeats, both with
+  a fresh embedder each time (cold: every token is hashed) and reusing one embedder (warm: the
+  per-token feature cache is filled, as in a test suite that embeds the same corpus repeatedly);
+- langchain-core's ``DeterministicFakeEmbedding(size=384).embed_documents`` on the same strings
+  (skipped, with a message, when langchain-core is not installed);
+- ``embed`` of one short string: the median per call over 10,000 distinct strings, fresh embedder.
+"""
+
+from __future__ import annotations
+
+import os
+
+for _variable in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ[_variable] = "1"
+
+import random
+import statistics
+import time
+from collections.abc import Callable
+
+from placeborag_core import FakeEmbedder
+
+_WORDS = [
+    "refund",
+    "policy",
+    "order",
+    "delivery",
+    "shipping",
+    "return",
+    "invoice",
+    "account",
+    "password",
+    "reset",
+    "billing",
+    "subscription",
+    "cancel",
+    "upgrade",
+    "plan",
+    "warranty",
+    "repair",
+    "store",
+    "pickup",
+    "payment",
+    "card",
+    "bank",
+    "transfer",
+    "discount",
+    "coupon",
+    "gift",
+    "receipt",
+    "tracking",
+    "parcel",
+    "courier",
+    "address",
+    "change",
+    "email",
+    "phone",
+    "support",
+    "hours",
+    "holiday",
+    "weekend",
+    "premium",
+    "member",
+    "points",
+    "reward",
+    "exchange",
+    "size",
+]
+
+
+def short_strings(count: int, seed: int = 7) -> list[str]:
+    """Distinct realistic strings of 30 to 60 characters (deterministic)."""
+    rng = random.Random(seed)
+    texts: list[str] = []
+    seen: set[str] = set()
+    while len(texts) < count:
+        words: list[str] = []
+        while len(" ".join(words)) < rng.randint(30, 55):
+            words.append(rng.choice(_WORDS))
+        text = " ".join(words)[:60]
+        text = f"{text} {len(texts)}" if len(text) < 56 else text
+        if text not in seen and 30 <= len(text) <= 60:
+            seen.add(text)
+            texts.append(text)
+    return texts
+
+
+def median_seconds(run: Callable[[], object], repeats: int) -> float:
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        run()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def main() -> None:
+    texts = short_strings(10_000)
+    print(f"{len(texts)} strings, {min(map(len, texts))}-{max(map(len, texts))} characters")
+
+    cold = median_seconds(lambda: FakeEmbedder().embed_many(texts), repeats=9)
+    warm_embedder = FakeEmbedder()
+    warm_embedder.embed_many(texts)
+    warm = median_seconds(lambda: warm_embedder.embed_many(texts), repeats=9)
+    print(f"FakeEmbedder.embed_many, 10k strings, cold cache: {cold * 1e3:8.1f} ms median")
+    print(f"FakeEmbedder.embed_many, 10k strings, warm cache: {warm * 1e3:8.1f} ms median")
+
+    try:
+        from langchain_core.embeddings import DeterministicFakeEmbedding
+    except ImportError:
+        print("DeterministicFakeEmbedding: skipped, langchain-core is not installed")
+    else:
+        peer = DeterministicFakeEmbedding(size=384)
+        peer_time = median_seconds(lambda: peer.embed_documents(texts), repeats=3)
+        print(
+            f"DeterministicFakeEmbedding(size=384).embed_documents: {peer_time * 1e3:8.1f} ms "
+            f"median -> FakeEmbedder is {peer_time / cold:.1f}x faster cold, "
+            f"{peer_time / warm:.1f}x warm"
+        )
+
+    single = FakeEmbedder()
+    per_call = []
+    for text in texts:
+        start = time.perf_counter()
+        single.embed(text)
+        per_call.append(time.perf_counter() - start)
+    print(
+        f"FakeEmbedder.embed, one short string: {statistics.median(per_call) * 1e6:8.1f} us median "
+        f"(10k distinct strings, fresh embedder)"
+    )
+
+
+if __name__ == "__main__":
+    main()

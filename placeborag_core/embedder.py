@@ -1,0 +1,461 @@
+"""FakeEmbedder: a hashing-trick embedder whose geometry a test author can reason about.
+
+A vector is a pure function of (normalised text, model name, dimensions, cluster declaration):
+
+1. the text is normalised and split into tokens (:mod:`placeborag_core.text`);
+2. each token contributes one *word* feature (weight 1) and its character 3- and 4-grams, taken
+   with boundary markers (`` refund `` gives `` re``, ``ref``, ..., ``nd ``), as *n-gram* features
+   (weight 1/2);
+3. each feature is hashed under a key derived from the model name and the dimensions to a bucket
+   and a sign; the signed weights are summed per bucket and the vector is L2-normalised.
+
+Texts that share words or character n-grams therefore share buckets and have a positive cosine;
+texts that share nothing are near-orthogonal (up to hash collisions). Because every weight is a
+multiple of 1/2, the sums are exact in binary floating point, so the batch path and the single-text
+path give bit-identical vectors in any order, on any machine.
+
+Declared clusters override the hashing for their members (:mod:`placeborag_core.clusters`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, cast
+
+import numpy as np
+import numpy.typing as npt
+
+from placeborag_core.clusters import ClusterMatch, ClusterSpace, build_cluster_space
+from placeborag_core.hashing import derive_key, mix64, span_hashes
+from placeborag_core.text import BOUNDARY, tokenise_flat, tokens
+from placeborag_core.token_table import TokenTable
+
+__all__ = [
+    "ALGORITHM",
+    "DEFAULT_MODEL_NAME",
+    "MIN_DIMENSIONS",
+    "FakeEmbedder",
+    "Feature",
+    "FeatureKind",
+    "cosine_similarity",
+]
+
+#: Names the vector algorithm; part of :attr:`FakeEmbedder.identity`. Changed whenever any vector
+#: changes, with a CHANGELOG line, because users pin vectors and rankings.
+ALGORITHM = "placeborag-hash/1"
+DEFAULT_MODEL_NAME = "placeborag-hash-v1"
+#: Below this a hashing space has so few buckets that unrelated texts collide more than they miss.
+MIN_DIMENSIONS = 8
+MAX_DIMENSIONS = 65536
+
+_NGRAM_SIZES = (3, 4)
+_WORD_WEIGHT = 1.0
+_NGRAM_WEIGHT = 0.5
+_WORD_SALT = np.uint64(0x5EED_0F_57_0BD5)
+_NGRAM_SALT = np.uint64(0)
+_SPACE = 32
+# A feature is interned as one int64 code, ``bucket * 4 + 2 * is_word + (sign > 0)``; this table
+# turns the low two bits back into the signed weight.
+_CODE_VALUES = np.array([-_NGRAM_WEIGHT, _NGRAM_WEIGHT, -_WORD_WEIGHT, _WORD_WEIGHT])
+
+FeatureKind = Literal["word", "ngram", "cluster", "fallback"]
+FloatArray = npt.NDArray[np.float64]
+
+
+@dataclass(frozen=True)
+class Feature:
+    """One hashed feature of a text: the vector before normalisation is the sum of
+    ``sign * weight`` at ``bucket`` over a text's features (with multiplicity)."""
+
+    name: str
+    kind: FeatureKind
+    bucket: int
+    sign: float
+    weight: float
+
+
+@dataclass(frozen=True)
+class _HashedFeatures:
+    """The features of a batch, as parallel arrays (one entry per feature occurrence)."""
+
+    text: str  # the token strings of the batch, joined (feature names are slices of it)
+    rows: npt.NDArray[np.int64]
+    starts: npt.NDArray[np.int64]
+    lengths: npt.NDArray[np.int64]
+    is_word: npt.NDArray[np.bool_]
+    buckets: npt.NDArray[np.int64]
+    values: FloatArray  # sign * weight
+
+
+def _validated_texts(texts: object) -> list[str]:
+    if isinstance(texts, str | bytes) or not isinstance(texts, Iterable):
+        raise TypeError(
+            f"embed_many takes a sequence of strings, got {type(texts).__name__}; "
+            f"use embed() for a single text"
+        )
+    batch = list(texts)
+    for index, text in enumerate(batch):
+        if not isinstance(text, str):
+            raise TypeError(f"texts[{index}] must be a str, got {type(text).__name__}: {text!r}")
+    return batch
+
+
+class FakeEmbedder:
+    """A deterministic embedder: the same text gives the same vector in every process and machine.
+
+    Args:
+        model_name: names the embedding space; a different name gives unrelated vectors, which is
+            how a test exercises "the embedding model changed, reindex".
+        dimensions: vector length, from 8 to 65536. Changing it also changes the space.
+        clusters: optional ``{cluster name: [member texts]}``; members get vectors near their
+            cluster's anchor (``cos = 1/sqrt(1 + jitter**2)``, jitter at most ``cluster_spread``).
+            Texts not declared keep their hashed vectors: clusters are additive.
+        cluster_match: ``"exact"`` (a text is a member only if it equals a declared member) or
+            ``"substring"`` (a text containing a declared member joins its cluster; case-sensitive;
+            the longest declared member found wins), for chunked pipelines.
+        cluster_spread: upper bound of a member's jitter around its anchor; must be > 0 and finite.
+
+    Raises:
+        TypeError / ValueError: for any option outside what is allowed, and ``ValueError`` when the
+        geometry cannot satisfy the cluster declaration (naming the texts and similarities).
+    """
+
+    __slots__ = (
+        "_cluster_match",
+        "_cluster_spread",
+        "_clusters",
+        "_declaration",
+        "_dimensions",
+        "_fallback",
+        "_identity",
+        "_key",
+        "_model_name",
+        "_tokens",
+    )
+
+    def __init__(
+        self,
+        model_name: str = DEFAULT_MODEL_NAME,
+        dimensions: int = 384,
+        clusters: Mapping[str, Sequence[str]] | None = None,
+        cluster_match: ClusterMatch = "exact",
+        cluster_spread: float = 0.2,
+    ) -> None:
+        if not isinstance(model_name, str) or not model_name:
+            raise TypeError(f"model_name must be a non-empty str, got {model_name!r}")
+        if isinstance(dimensions, bool) or not isinstance(dimensions, int | np.integer):
+            raise TypeError(
+                f"dimensions must be an int from {MIN_DIMENSIONS} to {MAX_DIMENSIONS}, "
+                f"got {type(dimensions).__name__} {dimensions!r}"
+            )
+        if not MIN_DIMENSIONS <= dimensions <= MAX_DIMENSIONS:
+            raise ValueError(
+                f"dimensions must be from {MIN_DIMENSIONS} to {MAX_DIMENSIONS}, got {dimensions}"
+            )
+        if cluster_match not in ("exact", "substring"):
+            raise ValueError(f"cluster_match must be 'exact' or 'substring', got {cluster_match!r}")
+        if (
+            isinstance(cluster_spread, bool)
+            or not isinstance(cluster_spread, int | float)
+            or not math.isfinite(cluster_spread)
+            or cluster_spread <= 0
+        ):
+            raise ValueError(f"cluster_spread must be a finite number > 0, got {cluster_spread!r}")
+        self._model_name = model_name
+        self._dimensions = int(dimensions)
+        self._cluster_match: ClusterMatch = cluster_match
+        self._cluster_spread = float(cluster_spread)
+        self._key = derive_key("embedder", ALGORITHM, model_name, self._dimensions)
+        self._clusters: ClusterSpace | None = None
+        self._declaration: dict[str, tuple[str, ...]] = {}
+        if clusters is not None:
+            self._clusters = build_cluster_space(
+                clusters,
+                match=cluster_match,
+                spread=self._cluster_spread,
+                key=self._key,
+                dimensions=self._dimensions,
+            )
+            self._declaration = {
+                name: tuple(sorted(m for m, c in self._clusters.members.items() if c == name))
+                for name in self._clusters.names
+            }
+        self._tokens = TokenTable(self._hash_tokens, reserved=BOUNDARY)
+        self._fallback: FloatArray = self._fallback_vector()
+        self._identity = self._compute_identity()
+
+    # -- read-only configuration -----------------------------------------------------------
+
+    @property
+    def model_name(self) -> str:
+        return self._model_name
+
+    @property
+    def dimensions(self) -> int:
+        return self._dimensions
+
+    @property
+    def cluster_match(self) -> ClusterMatch:
+        return self._cluster_match
+
+    @property
+    def cluster_spread(self) -> float:
+        return self._cluster_spread
+
+    @property
+    def clusters(self) -> dict[str, tuple[str, ...]]:
+        """A copy of the validated cluster declaration (members sorted, duplicates removed)."""
+        return dict(self._declaration)
+
+    @property
+    def cluster_names(self) -> tuple[str, ...]:
+        """Declared cluster names, sorted."""
+        return tuple(self._declaration)
+
+    @property
+    def identity(self) -> str:
+        """A short hex digest naming this embedding space.
+
+        Two embedders with the same identity give the same vector for every text; anything that
+        changes a vector (model name, dimensions, clusters, spread, match mode, the algorithm
+        version) changes it. Seed manifests record it as the space's salt id.
+        """
+        return self._identity
+
+    def __repr__(self) -> str:
+        return (
+            f"FakeEmbedder(model_name={self._model_name!r}, dimensions={self._dimensions}, "
+            f"clusters={len(self._declaration)}, cluster_match={self._cluster_match!r}, "
+            f"cluster_spread={self._cluster_spread})"
+        )
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, FakeEmbedder) and other._identity == self._identity
+
+    def __hash__(self) -> int:
+        return hash(self._identity)
+
+    # -- embedding ---------------------------------------------------------------------------
+
+    def embed(self, text: str) -> list[float]:
+        """Embed one text: a unit-length list of Python floats (so ``==`` compares vectors)."""
+        if not isinstance(text, str):
+            raise TypeError(f"text must be a str, got {type(text).__name__}: {text!r}")
+        return cast(list[float], self._embed_one(text).tolist())
+
+    def embed_many(self, texts: Iterable[str]) -> FloatArray:
+        """Embed a batch in one vectorised pass: row ``i`` equals ``embed(texts[i])`` exactly."""
+        return self._embed_batch(_validated_texts(texts))
+
+    def cluster_of(self, text: str) -> str | None:
+        """The declared cluster ``text`` belongs to under this embedder's matching rule, or None."""
+        if not isinstance(text, str):
+            raise TypeError(f"text must be a str, got {type(text).__name__}: {text!r}")
+        return None if self._clusters is None else self._clusters.cluster_of(text)
+
+    def cluster_anchor(self, name: str) -> list[float]:
+        """The anchor vector of a declared cluster (a unit vector orthogonal to the others)."""
+        if self._clusters is None or name not in self._clusters.anchors:
+            raise KeyError(
+                f"no cluster named {name!r}; declared clusters: {list(self.cluster_names)}"
+            )
+        return cast(list[float], self._clusters.anchors[name].tolist())
+
+    def features(self, text: str) -> list[Feature]:
+        """The features ``text`` is made of, for explaining similarities.
+
+        A cluster member is a single ``"cluster"`` feature (its vector comes from the cluster
+        geometry); a text without any token is a single ``"fallback"`` feature.
+        """
+        if not isinstance(text, str):
+            raise TypeError(f"text must be a str, got {type(text).__name__}: {text!r}")
+        cluster = self.cluster_of(text)
+        if cluster is not None:
+            return [Feature(cluster, "cluster", -1, 1.0, 1.0)]
+        hashed = self._hash([tokens(text)])
+        found = [
+            Feature(
+                name=hashed.text[start : start + length],
+                kind="word" if word else "ngram",
+                bucket=int(bucket),
+                sign=1.0 if value > 0 else -1.0,
+                weight=abs(float(value)),
+            )
+            for start, length, word, bucket, value in zip(
+                hashed.starts.tolist(),
+                hashed.lengths.tolist(),
+                hashed.is_word.tolist(),
+                hashed.buckets.tolist(),
+                hashed.values.tolist(),
+                strict=True,
+            )
+        ]
+        return found or [Feature("", "fallback", -1, 1.0, 1.0)]
+
+    # -- internals ---------------------------------------------------------------------------
+
+    def _embed_batch(self, texts: list[str]) -> FloatArray:
+        """Embed a batch: hashed vectors for every text, then cluster members overridden.
+
+        Each distinct token is hashed once (and interned, see :mod:`placeborag_core.token_table`);
+        the features of every token occurrence are then gathered with numpy and summed per text
+        and bucket by one ``bincount``.
+        """
+        count, width = len(texts), self._dimensions
+        flat = tokenise_flat(texts)
+        table = self._tokens.intern(flat)
+        ids = np.fromiter(map(table.ids.__getitem__, flat), dtype=np.int64, count=len(flat))
+        boundary = ids == 0
+        rows = np.cumsum(boundary) - boundary
+        sizes = table.sizes[ids]
+        ends = np.cumsum(sizes)
+        index = np.arange(int(ends[-1]) if len(ends) else 0, dtype=np.int64)
+        index -= np.repeat(ends - sizes - table.starts[ids], sizes)
+        codes = table.codes[index]
+        cells = np.repeat(rows * width, sizes)
+        cells += codes >> 2
+        sums = np.bincount(cells, weights=_CODE_VALUES[codes & 3], minlength=count * width)
+        matrix = sums.astype(np.float64, copy=False).reshape(count, width)
+        norms = np.sqrt(np.einsum("ij,ij->i", matrix, matrix))
+        empty = norms == 0.0
+        if empty.any():
+            matrix[empty] = self._fallback
+            norms[empty] = 1.0
+        matrix /= norms[:, None]
+        if self._clusters is not None:
+            for row, text in enumerate(texts):
+                cluster = self._clusters.cluster_of(text)
+                if cluster is not None:
+                    matrix[row] = self._clusters.member_vector(text, cluster)
+        return matrix
+
+    def _embed_one(self, text: str) -> FloatArray:
+        """Embed one text by the short route: the same exact sums as :meth:`_embed_batch`.
+
+        Every weight is a multiple of 1/2, so each bucket sum and the squared norm are exact and
+        the order of the additions cannot change a bit of the result.
+        """
+        if self._clusters is not None:
+            cluster = self._clusters.cluster_of(text)
+            if cluster is not None:
+                return self._clusters.member_vector(text, cluster)
+        token_list = tokens(text)
+        if not token_list:
+            return np.array(self._fallback, dtype=np.float64)
+        table = self._tokens.intern(token_list)
+        starts, sizes, ids = table.starts, table.sizes, table.ids
+        all_codes = table.codes
+        codes = np.concatenate(
+            [
+                all_codes[start : start + sizes[i]]
+                for i in map(ids.__getitem__, token_list)
+                for start in (starts[i],)
+            ]
+        )
+        vector: FloatArray = np.bincount(
+            codes >> 2, weights=_CODE_VALUES[codes & 3], minlength=self._dimensions
+        ).astype(np.float64, copy=False)
+        squared = float(vector @ vector)
+        if squared == 0.0:
+            return np.array(self._fallback, dtype=np.float64)
+        vector /= math.sqrt(squared)
+        return vector
+
+    def _hash_tokens(
+        self, new_tokens: list[str]
+    ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+        """Feature codes of new tokens and the index of the token each belongs to."""
+        hashed = self._hash([[token] for token in new_tokens])
+        codes = hashed.buckets * 4 + np.where(hashed.is_word, 2, 0) + (hashed.values > 0)
+        return codes.astype(np.int64), hashed.rows
+
+    def _hash(self, token_lists: list[list[str]]) -> _HashedFeatures:
+        """Find and hash every feature of a batch of token lists at once.
+
+        Each text becomes `` tok1 tok2 ... `` (a space before and after every token); the batch is
+        one string. Words are the runs between spaces; an n-gram is any window whose interior
+        holds no space, so it stays inside one token and carries the boundary marker when it
+        touches the token's edge. Windows that straddle two texts always contain a space inside.
+        """
+        pieces = [f" {' '.join(toks)} " if toks else "" for toks in token_lists]
+        text = "".join(pieces)
+        chars = np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32).astype(np.uint64)
+        size = len(chars)
+        space = chars == _SPACE
+        word_starts = np.flatnonzero(space[:-1] & ~space[1:]) + 1
+        word_ends = np.flatnonzero(~space[:-1] & space[1:]) + 1
+        starts = [word_starts]
+        lengths = [word_ends - word_starts]
+        spaces_before = np.concatenate(([0], np.cumsum(space)))
+        for n in _NGRAM_SIZES:
+            if size < n:
+                continue
+            window = np.arange(size - n + 1)
+            inside = spaces_before[window + n - 1] - spaces_before[window + 1] == 0
+            starts.append(window[inside])
+            lengths.append(np.full(int(inside.sum()), n, dtype=np.int64))
+        all_starts = np.concatenate(starts).astype(np.int64)
+        all_lengths = np.concatenate(lengths).astype(np.int64)
+        is_word = np.zeros(len(all_starts), dtype=np.bool_)
+        is_word[: len(word_starts)] = True
+        salts = np.where(is_word, _WORD_SALT, _NGRAM_SALT).astype(np.uint64)
+        hashes = span_hashes(chars, all_starts, all_lengths, salts, self._key)
+        buckets = ((hashes >> np.uint64(32)) * np.uint64(self._dimensions)) >> np.uint64(32)
+        signs = np.where((hashes & np.uint64(1)) == 1, 1.0, -1.0)
+        ends = np.cumsum([len(piece) for piece in pieces], dtype=np.int64)
+        return _HashedFeatures(
+            text=text,
+            rows=np.searchsorted(ends, all_starts, side="right").astype(np.int64),
+            starts=all_starts,
+            lengths=all_lengths,
+            is_word=is_word,
+            buckets=buckets.astype(np.int64),
+            values=signs * np.where(is_word, _WORD_WEIGHT, _NGRAM_WEIGHT),
+        )
+
+    def _fallback_vector(self) -> FloatArray:
+        """The vector of a text with no token at all (the empty string, pure punctuation).
+
+        A fixed ±1/sqrt(d) pattern derived from the key: deterministic, unit length, never zero,
+        and unrelated to any hashed text.
+        """
+        bits = mix64(np.arange(self._dimensions, dtype=np.uint64), derive_key(self._key, "empty"))
+        signs = np.where((bits & np.uint64(1)) == 1, 1.0, -1.0)
+        return signs / math.sqrt(self._dimensions)
+
+    def _compute_identity(self) -> str:
+        spec: dict[str, Any] = {
+            "algorithm": ALGORITHM,
+            "model_name": self._model_name,
+            "dimensions": self._dimensions,
+            "clusters": {name: list(members) for name, members in self._declaration.items()},
+            "cluster_match": self._cluster_match if self._declaration else None,
+            "cluster_spread": self._cluster_spread if self._declaration else None,
+        }
+        encoded = json.dumps(spec, sort_keys=True, ensure_ascii=False).encode("utf-8")
+        return hashlib.blake2b(encoded, digest_size=8).hexdigest()
+
+
+def cosine_similarity(a: Sequence[float] | FloatArray, b: Sequence[float] | FloatArray) -> float:
+    """Cosine of the angle between two vectors of the same length (lists or numpy arrays).
+
+    Raises ``ValueError`` for vectors of different lengths, non-finite components, or a zero
+    vector (whose direction, and so cosine, is undefined).
+    """
+    x = np.asarray(a, dtype=np.float64)
+    y = np.asarray(b, dtype=np.float64)
+    if x.ndim != 1 or x.shape != y.shape:
+        raise ValueError(
+            f"cosine_similarity needs two 1-d vectors of the same length, "
+            f"got shapes {x.shape} and {y.shape}"
+        )
+    if not (np.isfinite(x).all() and np.isfinite(y).all()):
+        raise ValueError("cosine_similarity needs finite components (no NaN or infinity)")
+    norm_x, norm_y = float(np.linalg.norm(x)), float(np.linalg.norm(y))
+    if norm_x == 0.0 or norm_y == 0.0:
+        raise ValueError("cosine similarity is undefined for a zero vector")
+    return float(np.dot(x, y) / (norm_x * norm_y))

@@ -1,0 +1,97 @@
+"""Interned tokens and their hashed feature codes, laid out for numpy gathers.
+
+A text's features are the union of its tokens' features (character n-grams never cross a token),
+so the embedder hashes each distinct token once and keeps its feature codes here, in one flat
+array with a start and a size per token (the CSR layout). Embedding a batch is then a gather over
+this array, with no Python loop over features. The table only saves work: a vector never depends
+on what was interned before.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+
+import numpy as np
+import numpy.typing as npt
+
+__all__ = ["TokenTable"]
+
+IntArray = npt.NDArray[np.int64]
+#: Hashes a list of new tokens: returns every feature's code and the index of its token.
+Hasher = Callable[[list[str]], tuple[IntArray, IntArray]]
+
+
+class _Snapshot:
+    """One generation of the table. Readers hold a snapshot; only the writer mutates it, and a
+    token's id is published only after its codes are in place."""
+
+    __slots__ = ("codes", "ids", "sizes", "starts", "tokens", "used")
+
+    def __init__(self) -> None:
+        self.ids: dict[str, int] = {}
+        self.tokens = 0
+        self.used = 0
+        self.codes: IntArray = np.zeros(1 << 14, dtype=np.int64)
+        self.starts: IntArray = np.zeros(1 << 12, dtype=np.int64)
+        self.sizes: IntArray = np.zeros(1 << 12, dtype=np.int64)
+
+
+def _grown(array: IntArray, needed: int) -> IntArray:
+    if needed <= len(array):
+        return array
+    bigger = np.zeros(max(needed, 2 * len(array)), dtype=np.int64)
+    bigger[: len(array)] = array
+    return bigger
+
+
+class TokenTable:
+    """A grow-only token -> feature-codes table, emptied when it would exceed ``limit`` tokens.
+
+    ``reserved`` (the batch boundary marker) always has id 0 and no features.
+    """
+
+    def __init__(self, hasher: Hasher, *, reserved: str, limit: int = 1 << 17) -> None:
+        self._hasher = hasher
+        self._reserved = reserved
+        self._limit = limit
+        self._lock = threading.Lock()
+        self._snapshot = self._empty()
+
+    def _empty(self) -> _Snapshot:
+        """A fresh generation holding only the reserved token (id 0, no features)."""
+        snapshot = _Snapshot()
+        snapshot.ids[self._reserved] = 0
+        snapshot.tokens = 1
+        return snapshot
+
+    def intern(self, vocabulary: list[str]) -> _Snapshot:
+        """Make sure every token of ``vocabulary`` is in the table; return a snapshot with them."""
+        snapshot = self._snapshot
+        distinct = dict.fromkeys(vocabulary)
+        known = snapshot.ids
+        if not any(token not in known for token in distinct):
+            return snapshot
+        with self._lock:
+            snapshot = self._snapshot
+            missing = [token for token in distinct if token not in snapshot.ids]
+            if snapshot.tokens + len(missing) > self._limit:
+                snapshot = self._snapshot = self._empty()
+                missing = [token for token in distinct if token not in snapshot.ids]
+            self._append(snapshot, missing)
+            return snapshot
+
+    def _append(self, snapshot: _Snapshot, missing: list[str]) -> None:
+        codes, owners = self._hasher(missing)
+        order = np.argsort(owners, kind="stable")
+        sizes = np.bincount(owners, minlength=len(missing)).astype(np.int64)
+        first, used = snapshot.tokens, snapshot.used
+        snapshot.codes = _grown(snapshot.codes, used + len(codes))
+        snapshot.starts = _grown(snapshot.starts, first + len(missing))
+        snapshot.sizes = _grown(snapshot.sizes, first + len(missing))
+        snapshot.codes[used : used + len(codes)] = codes[order]
+        snapshot.starts[first : first + len(missing)] = used + np.cumsum(sizes) - sizes
+        snapshot.sizes[first : first + len(missing)] = sizes
+        snapshot.used = used + len(codes)
+        snapshot.tokens = first + len(missing)
+        snapshot.ids.update(zip(missing, range(first, first + len(missing)), strict=True))
