@@ -58,9 +58,7 @@ _NGRAM_WEIGHT = 0.5
 _WORD_SALT = np.uint64(0x5EED_0F_57_0BD5)
 _NGRAM_SALT = np.uint64(0)
 _SPACE = 32
-# A feature is interned as one int64 code, ``bucket * 4 + 2 * is_word + (sign > 0)``; this table
-# turns the low two bits back into the signed weight.
-_CODE_VALUES = np.array([-_NGRAM_WEIGHT, _NGRAM_WEIGHT, -_WORD_WEIGHT, _WORD_WEIGHT])
+_BLOCK = 1024  # texts per vectorised block in embed_many
 
 FeatureKind = Literal["word", "ngram", "cluster", "fallback"]
 FloatArray = npt.NDArray[np.float64]
@@ -248,8 +246,17 @@ class FakeEmbedder:
         return cast(list[float], self._embed_one(text).tolist())
 
     def embed_many(self, texts: Iterable[str]) -> FloatArray:
-        """Embed a batch in one vectorised pass: row ``i`` equals ``embed(texts[i])`` exactly."""
-        return self._embed_batch(_validated_texts(texts))
+        """Embed a batch, vectorised: row ``i`` equals ``embed(texts[i])`` exactly.
+
+        Large batches are processed in blocks of texts so the temporaries stay cache-sized.
+        """
+        batch = _validated_texts(texts)
+        if len(batch) <= _BLOCK:
+            return self._embed_batch(batch)
+        matrix = np.empty((len(batch), self._dimensions), dtype=np.float64)
+        for start in range(0, len(batch), _BLOCK):
+            matrix[start : start + _BLOCK] = self._embed_batch(batch[start : start + _BLOCK])
+        return matrix
 
     def cluster_of(self, text: str) -> str | None:
         """The declared cluster ``text`` belongs to under this embedder's matching rule, or None."""
@@ -313,19 +320,25 @@ class FakeEmbedder:
         rows = np.cumsum(boundary) - boundary
         sizes = table.sizes[ids]
         ends = np.cumsum(sizes)
-        index = np.arange(int(ends[-1]) if len(ends) else 0, dtype=np.int64)
-        index -= np.repeat(ends - sizes - table.starts[ids], sizes)
-        codes = table.codes[index]
-        cells = np.repeat(rows * width, sizes)
-        cells += codes >> 2
-        sums = np.bincount(cells, weights=_CODE_VALUES[codes & 3], minlength=count * width)
-        matrix = sums.astype(np.float64, copy=False).reshape(count, width)
-        norms = np.sqrt(np.einsum("ij,ij->i", matrix, matrix))
+        features = np.arange(int(ends[-1]) if len(ends) else 0, dtype=np.int64)
+        features -= np.repeat(ends - sizes - table.starts[ids], sizes)
+        feature_rows = np.repeat(rows, sizes)
+        cells = feature_rows * width + table.buckets[features]
+        weights = table.weights[features]
+        sums = np.bincount(cells, weights=weights, minlength=count * width).astype(
+            np.float64, copy=False
+        )
+        # Sum over features of cell_sum * weight == sum over cells of cell_sum**2: the squared
+        # norms without a pass over the dense matrix (and exact, like every sum here).
+        squared = np.bincount(feature_rows, weights=sums[cells] * weights, minlength=count)
+        squared = squared.astype(np.float64, copy=False)
+        norms = np.sqrt(squared)
         empty = norms == 0.0
+        norms[empty] = 1.0
+        sums[cells] /= norms[feature_rows]
+        matrix = sums.reshape(count, width)
         if empty.any():
             matrix[empty] = self._fallback
-            norms[empty] = 1.0
-        matrix /= norms[:, None]
         if self._clusters is not None:
             for row, text in enumerate(texts):
                 cluster = self._clusters.cluster_of(text)
@@ -347,17 +360,17 @@ class FakeEmbedder:
         if not token_list:
             return np.array(self._fallback, dtype=np.float64)
         table = self._tokens.intern(token_list)
-        starts, sizes, ids = table.starts, table.sizes, table.ids
-        all_codes = table.codes
-        codes = np.concatenate(
-            [
-                all_codes[start : start + sizes[i]]
-                for i in map(ids.__getitem__, token_list)
-                for start in (starts[i],)
-            ]
-        )
+        ids = list(map(table.ids.__getitem__, token_list))
+        spans = [
+            slice(start, start + size)
+            for start, size in zip(
+                table.starts[ids].tolist(), table.sizes[ids].tolist(), strict=True
+            )
+        ]
+        buckets = np.concatenate([table.buckets[span] for span in spans])
+        weights = np.concatenate([table.weights[span] for span in spans])
         vector: FloatArray = np.bincount(
-            codes >> 2, weights=_CODE_VALUES[codes & 3], minlength=self._dimensions
+            buckets, weights=weights, minlength=self._dimensions
         ).astype(np.float64, copy=False)
         squared = float(vector @ vector)
         if squared == 0.0:
@@ -367,11 +380,10 @@ class FakeEmbedder:
 
     def _hash_tokens(
         self, new_tokens: list[str]
-    ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
-        """Feature codes of new tokens and the index of the token each belongs to."""
+    ) -> tuple[npt.NDArray[np.int64], FloatArray, npt.NDArray[np.int64]]:
+        """Buckets and signed weights of the features of new tokens, and each one's token index."""
         hashed = self._hash([[token] for token in new_tokens])
-        codes = hashed.buckets * 4 + np.where(hashed.is_word, 2, 0) + (hashed.values > 0)
-        return codes.astype(np.int64), hashed.rows
+        return hashed.buckets, hashed.values, hashed.rows
 
     def _hash(self, token_lists: list[list[str]]) -> _HashedFeatures:
         """Find and hash every feature of a batch of token lists at once.

@@ -1,16 +1,17 @@
-"""Interned tokens and their hashed feature codes, laid out for numpy gathers.
+"""Interned tokens and their hashed features, laid out for numpy gathers.
 
 A text's features are the union of its tokens' features (character n-grams never cross a token),
-so the embedder hashes each distinct token once and keeps its feature codes here, in one flat
-array with a start and a size per token (the CSR layout). Embedding a batch is then a gather over
-this array, with no Python loop over features. The table only saves work: a vector never depends
-on what was interned before.
+so the embedder hashes each distinct token once and keeps its features here (bucket and signed
+weight) in flat arrays with a start and a size per token (the CSR layout). Embedding a batch is
+then a gather over these arrays, with no Python loop over features. The table only saves work: a
+vector never depends on what was interned before.
 """
 
 from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -18,35 +19,37 @@ import numpy.typing as npt
 __all__ = ["TokenTable"]
 
 IntArray = npt.NDArray[np.int64]
-#: Hashes a list of new tokens: returns every feature's code and the index of its token.
-Hasher = Callable[[list[str]], tuple[IntArray, IntArray]]
+FloatArray = npt.NDArray[np.float64]
+#: Hashes a list of new tokens: returns every feature's bucket, signed weight and token index.
+Hasher = Callable[[list[str]], tuple[IntArray, FloatArray, IntArray]]
 
 
 class _Snapshot:
     """One generation of the table. Readers hold a snapshot; only the writer mutates it, and a
     token's id is published only after its codes are in place."""
 
-    __slots__ = ("codes", "ids", "sizes", "starts", "tokens", "used")
+    __slots__ = ("buckets", "ids", "sizes", "starts", "tokens", "used", "weights")
 
     def __init__(self) -> None:
         self.ids: dict[str, int] = {}
         self.tokens = 0
         self.used = 0
-        self.codes: IntArray = np.zeros(1 << 14, dtype=np.int64)
+        self.buckets: IntArray = np.zeros(1 << 14, dtype=np.int64)
+        self.weights: FloatArray = np.zeros(1 << 14, dtype=np.float64)
         self.starts: IntArray = np.zeros(1 << 12, dtype=np.int64)
         self.sizes: IntArray = np.zeros(1 << 12, dtype=np.int64)
 
 
-def _grown(array: IntArray, needed: int) -> IntArray:
+def _grown(array: npt.NDArray[Any], needed: int) -> npt.NDArray[Any]:
     if needed <= len(array):
         return array
-    bigger = np.zeros(max(needed, 2 * len(array)), dtype=np.int64)
+    bigger = np.zeros(max(needed, 2 * len(array)), dtype=array.dtype)
     bigger[: len(array)] = array
     return bigger
 
 
 class TokenTable:
-    """A grow-only token -> feature-codes table, emptied when it would exceed ``limit`` tokens.
+    """A grow-only token -> features table, emptied when it would exceed ``limit`` tokens.
 
     ``reserved`` (the batch boundary marker) always has id 0 and no features.
     """
@@ -82,16 +85,18 @@ class TokenTable:
             return snapshot
 
     def _append(self, snapshot: _Snapshot, missing: list[str]) -> None:
-        codes, owners = self._hasher(missing)
+        buckets, weights, owners = self._hasher(missing)
         order = np.argsort(owners, kind="stable")
         sizes = np.bincount(owners, minlength=len(missing)).astype(np.int64)
-        first, used = snapshot.tokens, snapshot.used
-        snapshot.codes = _grown(snapshot.codes, used + len(codes))
+        first, used, added = snapshot.tokens, snapshot.used, len(buckets)
+        snapshot.buckets = _grown(snapshot.buckets, used + added)
+        snapshot.weights = _grown(snapshot.weights, used + added)
         snapshot.starts = _grown(snapshot.starts, first + len(missing))
         snapshot.sizes = _grown(snapshot.sizes, first + len(missing))
-        snapshot.codes[used : used + len(codes)] = codes[order]
+        snapshot.buckets[used : used + added] = buckets[order]
+        snapshot.weights[used : used + added] = weights[order]
         snapshot.starts[first : first + len(missing)] = used + np.cumsum(sizes) - sizes
         snapshot.sizes[first : first + len(missing)] = sizes
-        snapshot.used = used + len(codes)
+        snapshot.used = used + added
         snapshot.tokens = first + len(missing)
         snapshot.ids.update(zip(missing, range(first, first + len(missing)), strict=True))

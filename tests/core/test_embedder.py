@@ -303,3 +303,11 @@ def test_cosine_similarity_accepts_lists_and_arrays_and_rejects_nonsense() -> No
         cosine_similarity([0.0, 0.0], [1.0, 0.0])
     with pytest.raises(ValueError, match="finite"):
         cosine_similarity([float("nan"), 0.0], [1.0, 0.0])
+
+
+def test_large_batches_are_embedded_in_blocks_with_identical_rows() -> None:
+    texts = [f"chunk {i} of the handbook: refunds, returns and repairs" for i in range(2600)]
+    batch = FakeEmbedder(dimensions=16).embed_many(texts)
+    single = FakeEmbedder(dimensions=16)
+    for i in (0, 1023, 1024, 2047, 2048, 2599):
+        assert batch[i].tolist() == single.embed(texts[i])
