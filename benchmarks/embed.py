@@ -9,7 +9,9 @@ Figures:
   per-token feature cache is filled, as in a test suite that embeds the same corpus repeatedly);
 - langchain-core's ``DeterministicFakeEmbedding(size=384).embed_documents`` on the same strings
   (skipped, with a message, when langchain-core is not installed);
-- ``embed`` of one short string: the median per call over 10,000 distinct strings, fresh embedder.
+- ``embed`` of one short string: the median per call over 10,000 distinct strings made from a
+  fixed vocabulary (a fresh embedder hashes each word on its first appearance), and over 10,000
+  strings that each bring a never-seen token (a number), the slowest case.
 """
 
 from __future__ import annotations
@@ -74,21 +76,36 @@ _WORDS = [
 ]
 
 
-def short_strings(count: int, seed: int = 7) -> list[str]:
-    """Distinct realistic strings of 30 to 60 characters (deterministic)."""
+def short_strings(count: int, seed: int = 7, numbered: bool = False) -> list[str]:
+    """Distinct realistic strings of 30 to 60 characters (deterministic).
+
+    With ``numbered`` every string ends in its own number, so every string brings a token the
+    embedder has never seen (the slowest case for ``embed``).
+    """
     rng = random.Random(seed)
     texts: list[str] = []
     seen: set[str] = set()
     while len(texts) < count:
         words: list[str] = []
-        while len(" ".join(words)) < rng.randint(30, 55):
+        target = rng.randint(30, 52 if numbered else 60)
+        while len(" ".join(words)) < target:
             words.append(rng.choice(_WORDS))
-        text = " ".join(words)[:60]
-        text = f"{text} {len(texts)}" if len(text) < 56 else text
+        text = " ".join(words)
+        if numbered:
+            text = f"{text} {len(texts)}"
         if text not in seen and 30 <= len(text) <= 60:
             seen.add(text)
             texts.append(text)
     return texts
+
+
+def per_call_median(embedder: FakeEmbedder, texts: list[str]) -> float:
+    per_call = []
+    for text in texts:
+        start = time.perf_counter()
+        embedder.embed(text)
+        per_call.append(time.perf_counter() - start)
+    return statistics.median(per_call)
 
 
 def median_seconds(run: Callable[[], object], repeats: int) -> float:
@@ -124,15 +141,16 @@ def main() -> None:
             f"{peer_time / warm:.1f}x warm"
         )
 
-    single = FakeEmbedder()
-    per_call = []
-    for text in texts:
-        start = time.perf_counter()
-        single.embed(text)
-        per_call.append(time.perf_counter() - start)
+    single = per_call_median(FakeEmbedder(), texts)
     print(
-        f"FakeEmbedder.embed, one short string: {statistics.median(per_call) * 1e6:8.1f} us median "
-        f"(10k distinct strings, fresh embedder)"
+        f"FakeEmbedder.embed, one short string: {single * 1e6:8.1f} us median "
+        f"(10k distinct strings over a {len(_WORDS)}-word vocabulary, fresh embedder)"
+    )
+    numbered = short_strings(10_000, seed=11, numbered=True)
+    cold = per_call_median(FakeEmbedder(), numbered)
+    print(
+        f"FakeEmbedder.embed, one short string with a token never seen before: "
+        f"{cold * 1e6:8.1f} us median"
     )
 
 

@@ -30,7 +30,7 @@ import numpy as np
 import numpy.typing as npt
 
 from placeborag_core.clusters import ClusterMatch, ClusterSpace, build_cluster_space
-from placeborag_core.hashing import derive_key, mix64, span_hashes
+from placeborag_core.hashing import derive_key, mix64, span_hash, span_hashes
 from placeborag_core.text import BOUNDARY, tokenise_flat, tokens
 from placeborag_core.token_table import TokenTable
 
@@ -59,6 +59,7 @@ _WORD_SALT = np.uint64(0x5EED_0F_57_0BD5)
 _NGRAM_SALT = np.uint64(0)
 _SPACE = 32
 _BLOCK = 1024  # texts per vectorised block in embed_many
+_FEW_TOKENS = 8  # up to this many new tokens are hashed with Python integers, not numpy
 
 FeatureKind = Literal["word", "ngram", "cluster", "fallback"]
 FloatArray = npt.NDArray[np.float64]
@@ -322,21 +323,16 @@ class FakeEmbedder:
         ends = np.cumsum(sizes)
         features = np.arange(int(ends[-1]) if len(ends) else 0, dtype=np.int64)
         features -= np.repeat(ends - sizes - table.starts[ids], sizes)
-        feature_rows = np.repeat(rows, sizes)
-        cells = feature_rows * width + table.buckets[features]
-        weights = table.weights[features]
-        sums = np.bincount(cells, weights=weights, minlength=count * width).astype(
+        cells = np.repeat(rows * width, sizes)
+        cells += table.buckets[features]
+        sums = np.bincount(cells, weights=table.weights[features], minlength=count * width).astype(
             np.float64, copy=False
         )
-        # Sum over features of cell_sum * weight == sum over cells of cell_sum**2: the squared
-        # norms without a pass over the dense matrix (and exact, like every sum here).
-        squared = np.bincount(feature_rows, weights=sums[cells] * weights, minlength=count)
-        squared = squared.astype(np.float64, copy=False)
-        norms = np.sqrt(squared)
+        matrix = sums.reshape(count, width)
+        norms = np.sqrt(np.einsum("ij,ij->i", matrix, matrix))
         empty = norms == 0.0
         norms[empty] = 1.0
-        sums[cells] /= norms[feature_rows]
-        matrix = sums.reshape(count, width)
+        matrix /= norms[:, None]
         if empty.any():
             matrix[empty] = self._fallback
         if self._clusters is not None:
@@ -360,13 +356,7 @@ class FakeEmbedder:
         if not token_list:
             return np.array(self._fallback, dtype=np.float64)
         table = self._tokens.intern(token_list)
-        ids = list(map(table.ids.__getitem__, token_list))
-        spans = [
-            slice(start, start + size)
-            for start, size in zip(
-                table.starts[ids].tolist(), table.sizes[ids].tolist(), strict=True
-            )
-        ]
+        spans = [table.spans[i] for i in map(table.ids.__getitem__, token_list)]
         buckets = np.concatenate([table.buckets[span] for span in spans])
         weights = np.concatenate([table.weights[span] for span in spans])
         vector: FloatArray = np.bincount(
@@ -381,9 +371,37 @@ class FakeEmbedder:
     def _hash_tokens(
         self, new_tokens: list[str]
     ) -> tuple[npt.NDArray[np.int64], FloatArray, npt.NDArray[np.int64]]:
-        """Buckets and signed weights of the features of new tokens, and each one's token index."""
-        hashed = self._hash([[token] for token in new_tokens])
-        return hashed.buckets, hashed.values, hashed.rows
+        """Buckets and signed weights of the features of new tokens, and each one's token index.
+
+        Many tokens go through the vectorised :meth:`_hash`; a few (a query's new words) through
+        :func:`~placeborag_core.hashing.span_hash`, which computes the same values with Python
+        integers without numpy's per-call overhead.
+        """
+        if len(new_tokens) > _FEW_TOKENS:
+            hashed = self._hash([[token] for token in new_tokens])
+            return hashed.buckets, hashed.values, hashed.rows
+        buckets: list[int] = []
+        weights: list[float] = []
+        owners: list[int] = []
+        width, key = self._dimensions, self._key
+        for owner, token in enumerate(new_tokens):
+            code_points = [_SPACE, *map(ord, token), _SPACE]
+            spans = [(1, len(token), int(_WORD_SALT), _WORD_WEIGHT)]
+            for n in _NGRAM_SIZES:
+                spans.extend(
+                    (start, n, int(_NGRAM_SALT), _NGRAM_WEIGHT)
+                    for start in range(len(code_points) - n + 1)
+                )
+            for start, length, salt, weight in spans:
+                value = span_hash(code_points, start, length, salt, key)
+                buckets.append(((value >> 32) * width) >> 32)
+                weights.append(weight if value & 1 else -weight)
+                owners.append(owner)
+        return (
+            np.array(buckets, dtype=np.int64),
+            np.array(weights, dtype=np.float64),
+            np.array(owners, dtype=np.int64),
+        )
 
     def _hash(self, token_lists: list[list[str]]) -> _HashedFeatures:
         """Find and hash every feature of a batch of token lists at once.

@@ -28,10 +28,11 @@ class _Snapshot:
     """One generation of the table. Readers hold a snapshot; only the writer mutates it, and a
     token's id is published only after its codes are in place."""
 
-    __slots__ = ("buckets", "ids", "sizes", "starts", "tokens", "used", "weights")
+    __slots__ = ("buckets", "ids", "sizes", "spans", "starts", "tokens", "used", "weights")
 
     def __init__(self) -> None:
         self.ids: dict[str, int] = {}
+        self.spans: list[slice] = []  # per token id: its features' slice of the flat arrays
         self.tokens = 0
         self.used = 0
         self.buckets: IntArray = np.zeros(1 << 14, dtype=np.int64)
@@ -65,6 +66,7 @@ class TokenTable:
         """A fresh generation holding only the reserved token (id 0, no features)."""
         snapshot = _Snapshot()
         snapshot.ids[self._reserved] = 0
+        snapshot.spans.append(slice(0, 0))
         snapshot.tokens = 1
         return snapshot
 
@@ -97,6 +99,10 @@ class TokenTable:
         snapshot.weights[used : used + added] = weights[order]
         snapshot.starts[first : first + len(missing)] = used + np.cumsum(sizes) - sizes
         snapshot.sizes[first : first + len(missing)] = sizes
+        offsets = (used + np.cumsum(sizes)).tolist()
+        snapshot.spans.extend(
+            slice(end - size, end) for end, size in zip(offsets, sizes.tolist(), strict=True)
+        )
         snapshot.used = used + added
         snapshot.tokens = first + len(missing)
         snapshot.ids.update(zip(missing, range(first, first + len(missing)), strict=True))

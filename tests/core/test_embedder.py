@@ -311,3 +311,24 @@ def test_large_batches_are_embedded_in_blocks_with_identical_rows() -> None:
     single = FakeEmbedder(dimensions=16)
     for i in (0, 1023, 1024, 2047, 2048, 2599):
         assert batch[i].tolist() == single.embed(texts[i])
+
+
+@settings(max_examples=300)
+@given(
+    st.lists(
+        st.text(
+            alphabet=st.characters(blacklist_categories=("Cs", "Zs", "Cc")), min_size=1, max_size=12
+        ).filter(lambda t: not any(c.isspace() for c in t)),
+        min_size=1,
+        max_size=8,
+    )
+)
+def test_the_scalar_and_vectorised_feature_hashes_agree(token_list: list[str]) -> None:
+    embedder = FakeEmbedder(dimensions=64)
+    scalar = embedder._hash_tokens(token_list)  # few tokens: Python integers
+    hashed = embedder._hash([[token] for token in token_list])  # numpy
+    vectorised = (hashed.buckets, hashed.values, hashed.rows)
+    order_s = np.lexsort((scalar[0], scalar[1], scalar[2]))
+    order_v = np.lexsort((vectorised[0], vectorised[1], vectorised[2]))
+    for a, b in zip(scalar, vectorised, strict=True):
+        assert a[order_s].tolist() == b[order_v].tolist()
