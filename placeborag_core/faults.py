@@ -1,0 +1,85 @@
+"""Declared faults: degraded recall and injected query failures.
+
+Everything here is deterministic. Recall dropout comes from a keyed 64-bit hash of the query and
+the record id, so the same query loses the same records on every run and on every machine, and a
+different query loses a different set. (Visibility and orphaned ids are write-path states kept by
+the store itself; see ``store.py``.)
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import deque
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+__all__ = ["FailureQueue", "id_hash", "query_hash", "recall_keep_mask"]
+
+_KEY = b"placeborag.recall.v1"
+_U64 = np.uint64
+
+
+def id_hash(record_id: str) -> int:
+    """Keyed 64-bit hash of a record id (computed once, when the record is written)."""
+    digest = hashlib.blake2b(record_id.encode("utf-8"), digest_size=8, key=_KEY).digest()
+    return int.from_bytes(digest, "little")
+
+
+def query_hash(query: npt.NDArray[np.float64]) -> int:
+    """Keyed 64-bit hash of a query vector (a text query is hashed through its vector)."""
+    data = np.ascontiguousarray(query, dtype="<f4").tobytes()
+    digest = hashlib.blake2b(data, digest_size=8, key=_KEY + b".q").digest()
+    return int.from_bytes(digest, "little")
+
+
+def recall_keep_mask(
+    qhash: int, id_hashes: npt.NDArray[np.uint64], recall: float
+) -> npt.NDArray[np.bool_]:
+    """True for each record the query can see: probability ``recall`` per (query, record) pair.
+
+    The pair hash is splitmix64 of ``query_hash ^ id_hash``, done in wrapping uint64 arithmetic.
+    """
+    if recall >= 1.0:
+        return np.ones(id_hashes.shape, dtype=bool)
+    z = id_hashes ^ _U64(qhash)
+    z = z + _U64(0x9E3779B97F4A7C15)
+    z = (z ^ (z >> _U64(30))) * _U64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> _U64(27))) * _U64(0x94D049BB133111EB)
+    z = z ^ (z >> _U64(31))
+    uniform = (z >> _U64(11)).astype(np.float64) * (1.0 / 2.0**53)
+    keep: npt.NDArray[np.bool_] = uniform < recall
+    return keep
+
+
+@dataclass
+class _Pending:
+    error: BaseException | type[BaseException]
+    remaining: int
+
+
+class FailureQueue:
+    """Failures armed with ``fail_next_query``, consumed first-in first-out, one per query."""
+
+    def __init__(self) -> None:
+        self._queue: deque[_Pending] = deque()
+
+    def arm(self, error: BaseException | type[BaseException], times: int) -> None:
+        """Make the next ``times`` queries raise ``error`` (after any already armed)."""
+        self._queue.append(_Pending(error, times))
+
+    def __len__(self) -> int:
+        return sum(p.remaining for p in self._queue)
+
+    def take(self) -> BaseException | None:
+        """The exception the current query must raise, or None (consumes one use)."""
+        if not self._queue:
+            return None
+        pending = self._queue[0]
+        pending.remaining -= 1
+        if pending.remaining == 0:
+            self._queue.popleft()
+        if isinstance(pending.error, BaseException):
+            return pending.error
+        return pending.error(f"injected query failure ({pending.error.__name__})")

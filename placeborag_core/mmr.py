@@ -1,0 +1,47 @@
+"""Maximal marginal relevance, with LangChain's conventions.
+
+``lambda_mult = 1`` is pure relevance and ``0`` pure diversity; the first pick is the candidate
+most similar to the query, and each later pick maximises
+``lambda_mult * sim(query, c) - (1 - lambda_mult) * max(sim(c, picked))`` over cosine similarities,
+taking the earliest candidate on a tie
+(``langchain_core.vectorstores.utils.maximal_marginal_relevance``).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import numpy as np
+import numpy.typing as npt
+
+__all__ = ["mmr_order"]
+
+
+def mmr_order(
+    query: npt.NDArray[np.float64],
+    candidates: npt.NDArray[np.floating],
+    k: int,
+    lambda_mult: float,
+    redundancy: Literal["max", "last"] = "max",
+) -> list[int]:
+    """Indices into ``candidates`` (rows), in pick order, at most ``k`` of them.
+
+    ``redundancy="max"`` compares each candidate with its closest pick (langchain-core);
+    ``"last"`` with the most recent pick only (LlamaIndex's ``get_top_k_mmr_embeddings``).
+    """
+    count = min(k, len(candidates))
+    if count <= 0:
+        return []
+    rows = np.asarray(candidates, dtype=np.float64)
+    unit = rows / np.linalg.norm(rows, axis=1, keepdims=True)
+    to_query = unit @ (query / np.linalg.norm(query))
+    picked = [int(np.argmax(to_query))]
+    penalty = unit @ unit[picked[0]]
+    while len(picked) < count:
+        gain = lambda_mult * to_query - (1.0 - lambda_mult) * penalty
+        gain[picked] = -np.inf
+        best = int(np.argmax(gain))
+        picked.append(best)
+        latest = unit @ unit[best]
+        penalty = np.maximum(penalty, latest) if redundancy == "max" else latest
+    return picked

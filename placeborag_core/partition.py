@@ -1,0 +1,314 @@
+"""One namespace's records: a contiguous float32 matrix plus the tables beside it.
+
+Rows are appended in write order, so row order *is* insertion order: an upsert of an existing id
+rewrites its row in place (it keeps its slot), a delete tombstones the row, and a re-added id gets a
+fresh row at the end. Tombstones are compacted in bulk, keeping the relative order of the rows.
+The matrix grows geometrically. Metadata is indexed per key at write time (which rows carry the
+key, and which rows hold each scalar value or list element) so equality filters become set lookups.
+
+An *orphan* is a row whose id was deleted while the store models index drift
+(``orphaned_ids=True``): its vector stays searchable, its text and metadata are gone.
+
+Not thread-safe by itself: the store serialises every call with its lock.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from copy import deepcopy
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from placeborag_core.filters import index_key
+from placeborag_core.records import Record
+from placeborag_core.scoring import row_norms
+
+__all__ = ["Batch", "Partition", "copy_metadata"]
+
+_MIN_CAPACITY = 16
+_EMPTY: Mapping[str, Any] = {}
+
+
+@dataclass(frozen=True)
+class Batch:
+    """Validated records ready to be written, column by column.
+
+    ``vectors`` is float32 (already normalised if the profile stores normalised vectors), one row
+    per id. ``id_hashes`` feeds recall dropout (zeros when the store never drops). A None text or
+    metadata means "not given" (it matters for merging upserts).
+    """
+
+    ids: list[str]
+    texts: list[str | None]
+    metas: list[dict[str, Any] | None]
+    vectors: npt.NDArray[np.float32]
+    id_hashes: npt.NDArray[np.uint64]
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+
+def copy_metadata(metadata: Mapping[str, Any] | None) -> dict[str, Any]:
+    """A copy that shares nothing mutable with the original (list values are copied too)."""
+    if not metadata:
+        return {}
+    copy = dict(metadata)
+    for key, value in copy.items():
+        if isinstance(value, tuple):
+            copy[key] = deepcopy(list(value))
+        elif isinstance(value, list | dict):
+            copy[key] = deepcopy(value)
+    return copy
+
+
+class Partition:
+    """The rows of one namespace."""
+
+    def __init__(self, dimension: int) -> None:
+        self.dimension = dimension
+        self.matrix = np.empty((0, dimension), dtype=np.float32)
+        self.norms = np.empty(0, dtype=np.float32)
+        self.live = np.zeros(0, dtype=bool)
+        self.id_hashes = np.zeros(0, dtype=np.uint64)
+        self.n_rows = 0
+        self.row_id: list[str] = []
+        self.texts: list[str | None] = []
+        self.metas: list[dict[str, Any] | None] = []
+        self.rows: dict[str, int] = {}
+        self.orphans: dict[str, int] = {}
+        self._indexes: dict[str, _KeyIndex] = {}
+        self._dead = 0
+
+    # ------------------------------------------------------------------ reads
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def live_rows(self) -> npt.NDArray[np.intp]:
+        """Rows holding a vector in the index (records and orphans), ascending."""
+        return np.flatnonzero(self.live[: self.n_rows])
+
+    def metadata_at(self, row: int) -> Mapping[str, Any]:
+        """The stored metadata of a row (empty for orphans and dead rows); not a copy."""
+        return self.metas[row] or _EMPTY
+
+    def record_at(self, row: int) -> Record:
+        """A copy of the record in ``row`` (text None and empty metadata for an orphan)."""
+        meta = self.metas[row]
+        text = self.texts[row] if meta is not None else None
+        vector = tuple(self.matrix[row].tolist())
+        return Record(self.row_id[row], text, copy_metadata(meta), vector)
+
+    def key_mask(self, key: str) -> npt.NDArray[np.bool_]:
+        """Rows whose metadata carries ``key``."""
+        return self._mask(self._index_for(key).rows)
+
+    def value_mask(
+        self, key: str, lookups: Iterable[tuple[str, Any]], elements: bool
+    ) -> npt.NDArray[np.bool_]:
+        """Rows whose scalar value (or, with ``elements``, a list element) has an index key in
+        ``lookups``."""
+        index = self._index_for(key)
+        found: set[int] = set()
+        tables = [index.values, index.elements] if elements else [index.values]
+        for lookup in lookups:
+            for table in tables:
+                found.update(table.get(lookup, ()))
+        return self._mask(found)
+
+    def _mask(self, rows: Iterable[int]) -> npt.NDArray[np.bool_]:
+        out = np.zeros(self.n_rows, dtype=bool)
+        if rows:
+            out[np.fromiter(rows, dtype=np.intp)] = True
+        return out
+
+    # ------------------------------------------------------------------ writes
+
+    def put(self, batch: Batch, merge: bool) -> None:
+        """Write a batch: existing ids in place, new ids appended in one block, in batch order."""
+        rows = self.rows
+        new: list[int] = []
+        for i, record_id in enumerate(batch.ids):
+            row = rows.get(record_id)
+            if row is None:
+                orphan = self.orphans.pop(record_id, None)
+                if orphan is not None:
+                    self._kill(orphan)
+                new.append(i)
+                continue
+            old_meta = self.metas[row] or {}
+            self._unindex(row, old_meta)
+            given_meta, given_text = batch.metas[i], batch.texts[i]
+            if merge:
+                meta = {**old_meta, **(given_meta or {})}
+                text = self.texts[row] if given_text is None else given_text
+            else:
+                meta, text = given_meta or {}, given_text
+            self.matrix[row] = batch.vectors[i]
+            self.norms[row] = row_norms(batch.vectors[i : i + 1])[0]
+            self.id_hashes[row] = batch.id_hashes[i]
+            self.texts[row] = text
+            self.metas[row] = meta
+            self._index(row, meta)
+        if new:
+            self._append(batch, new)
+
+    def _append(self, batch: Batch, picks: list[int]) -> None:
+        start, count = self.n_rows, len(picks)
+        everything = count == len(batch)
+        block = batch.vectors if everything else batch.vectors[picks]
+        self._reserve(start + count)
+        stop = start + count
+        self.matrix[start:stop] = block
+        self.norms[start:stop] = row_norms(block)
+        self.live[start:stop] = True
+        self.id_hashes[start:stop] = batch.id_hashes if everything else batch.id_hashes[picks]
+        ids = batch.ids if everything else [batch.ids[i] for i in picks]
+        texts = batch.texts if everything else [batch.texts[i] for i in picks]
+        metas = (
+            [m or {} for m in batch.metas] if everything else [batch.metas[i] or {} for i in picks]
+        )
+        self.row_id.extend(ids)
+        self.texts.extend(texts)
+        self.metas.extend(metas)
+        self.rows.update(zip(ids, range(start, stop), strict=True))
+        self.n_rows = stop
+        if self._indexes:
+            for row, meta in zip(range(start, stop), metas, strict=True):
+                self._index(row, meta)
+
+    def _reserve(self, needed: int) -> None:
+        capacity = self.matrix.shape[0]
+        if needed <= capacity:
+            return
+        new_capacity = max(_MIN_CAPACITY, capacity * 2, needed)
+        matrix = np.empty((new_capacity, self.dimension), dtype=np.float32)
+        matrix[: self.n_rows] = self.matrix[: self.n_rows]
+        self.matrix = matrix
+        self.norms = _grow(self.norms, new_capacity, self.n_rows)
+        self.live = _grow(self.live, new_capacity, self.n_rows)
+        self.id_hashes = _grow(self.id_hashes, new_capacity, self.n_rows)
+
+    def remove(self, ids: Iterable[str], keep_orphans: bool) -> int:
+        """Delete ids; returns how many existed. With ``keep_orphans`` the vectors stay."""
+        removed = 0
+        for record_id in ids:
+            row = self.rows.pop(record_id, None)
+            if row is None:
+                continue
+            removed += 1
+            self._unindex(row, self.metas[row] or {})
+            self.texts[row] = None
+            self.metas[row] = None
+            if keep_orphans:
+                self.orphans[record_id] = row
+            else:
+                self._kill(row)
+        self._maybe_compact()
+        return removed
+
+    def drop_orphans(self) -> None:
+        """Remove every orphan from the index, then compact."""
+        for row in self.orphans.values():
+            self._kill(row)
+        self.orphans.clear()
+        if self._dead:
+            self._compact()
+
+    def _kill(self, row: int) -> None:
+        self.live[row] = False
+        self._dead += 1
+
+    def _maybe_compact(self) -> None:
+        if self._dead > max(1024, self.n_rows // 2):
+            self._compact()
+
+    def _compact(self) -> None:
+        keep = self.live_rows()
+        count = len(keep)
+        self.matrix[:count] = self.matrix[keep]
+        self.norms[:count] = self.norms[keep]
+        self.id_hashes[:count] = self.id_hashes[keep]
+        self.live[:] = False
+        self.live[:count] = True
+        old_ids, old_texts, old_metas = self.row_id, self.texts, self.metas
+        positions = keep.tolist()
+        self.row_id = [old_ids[r] for r in positions]
+        self.texts = [old_texts[r] for r in positions]
+        self.metas = [old_metas[r] for r in positions]
+        self.n_rows = count
+        self._dead = 0
+        self.rows = {}
+        self.orphans = {}
+        self._indexes = {}
+        for row, record_id in enumerate(self.row_id):
+            if self.metas[row] is None:
+                self.orphans[record_id] = row
+            else:
+                self.rows[record_id] = row
+
+    # ------------------------------------------------------------------ column index
+
+    def _index_for(self, key: str) -> _KeyIndex:
+        """The index of one metadata key, built on first use and kept current afterwards."""
+        index = self._indexes.get(key)
+        if index is None:
+            index = self._indexes[key] = _KeyIndex()
+            metas = self.metas
+            for row in self.live_rows().tolist():
+                meta = metas[row]
+                if meta and key in meta:
+                    index.add(row, meta[key])
+        return index
+
+    def _index(self, row: int, meta: Mapping[str, Any]) -> None:
+        for key, index in self._indexes.items():
+            if key in meta:
+                index.add(row, meta[key])
+
+    def _unindex(self, row: int, meta: Mapping[str, Any]) -> None:
+        for key, index in self._indexes.items():
+            if key in meta:
+                index.discard(row, meta[key])
+
+
+class _KeyIndex:
+    """Rows carrying one key, by scalar value and by list element (keys from ``index_key``)."""
+
+    def __init__(self) -> None:
+        self.rows: set[int] = set()
+        self.values: dict[tuple[str, Any], set[int]] = {}
+        self.elements: dict[tuple[str, Any], set[int]] = {}
+
+    def add(self, row: int, value: Any) -> None:
+        self.rows.add(row)
+        if isinstance(value, list):
+            for item in value:
+                item_key = index_key(item)
+                if item_key is not None:
+                    self.elements.setdefault(item_key, set()).add(row)
+            return
+        value_key = index_key(value)
+        if value_key is not None:
+            self.values.setdefault(value_key, set()).add(row)
+
+    def discard(self, row: int, value: Any) -> None:
+        self.rows.discard(row)
+        if isinstance(value, list):
+            for item in value:
+                item_key = index_key(item)
+                if item_key is not None:
+                    self.elements[item_key].discard(row)
+            return
+        value_key = index_key(value)
+        if value_key is not None:
+            self.values[value_key].discard(row)
+
+
+def _grow(array: npt.NDArray[Any], capacity: int, used: int) -> npt.NDArray[Any]:
+    grown = np.zeros(capacity, dtype=array.dtype)
+    grown[:used] = array[:used]
+    return grown

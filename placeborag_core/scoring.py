@@ -1,0 +1,106 @@
+"""Score formulas, one per engine convention, computed the way each engine computes them.
+
+Every function takes the partition's float32 matrix (rows in slot order), the float32 row norms and
+the float64 query, and scores *all* rows in one call: Qdrant's local mode, for one, is only
+bit-exact when the whole matrix goes through a single ``np.dot`` (integrations.md section 3).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+import numpy.typing as npt
+
+__all__ = ["FORMULAS", "Formula", "cosine_f32", "row_norms"]
+
+F32 = np.float32
+Matrix = npt.NDArray[np.float32]
+Vector = npt.NDArray[np.floating]
+Formula = Callable[[Matrix, npt.NDArray[np.float32], npt.NDArray[np.float64]], Vector]
+
+
+def row_norms(matrix: Matrix) -> npt.NDArray[np.float32]:
+    """Float32 L2 norm of each row."""
+    norms: npt.NDArray[np.float32] = np.sqrt(np.einsum("ij,ij->i", matrix, matrix, dtype=F32))
+    return norms
+
+
+def cosine_f32(
+    matrix: Matrix, norms: npt.NDArray[np.float32], query: npt.NDArray[np.float64]
+) -> Vector:
+    """Cosine similarity in float32: one matrix-vector product, then the two norms."""
+    q32 = query.astype(F32)
+    qnorm = F32(np.sqrt(np.dot(q32, q32)))
+    result: Vector = (matrix @ q32) / norms / qnorm
+    return result
+
+
+def _squared_l2_f32(
+    matrix: Matrix, norms: npt.NDArray[np.float32], query: npt.NDArray[np.float64]
+) -> Vector:
+    # Chroma l2 recipe: np.sum((q32 - v32) ** 2, dtype=float32), bit-exact (integrations.md 3.1).
+    diff = matrix - query.astype(F32)
+    np.multiply(diff, diff, out=diff)
+    result: Vector = np.sum(diff, axis=1, dtype=F32)
+    return result
+
+
+def _one_minus_cosine_f32(
+    matrix: Matrix, norms: npt.NDArray[np.float32], query: npt.NDArray[np.float64]
+) -> Vector:
+    # Chroma cosine space: 1 - dot(q / |q|, v / |v|) in float32 (integrations.md 3.1).
+    q32 = query.astype(F32)
+    qn = q32 / np.linalg.norm(q32)
+    result: Vector = F32(1) - (matrix / norms[:, None]) @ qn
+    return result
+
+
+def _one_minus_dot_f32(
+    matrix: Matrix, norms: npt.NDArray[np.float32], query: npt.NDArray[np.float64]
+) -> Vector:
+    result: Vector = F32(1) - matrix @ query.astype(F32)
+    return result
+
+
+def _dot_f32(
+    matrix: Matrix, norms: npt.NDArray[np.float32], query: npt.NDArray[np.float64]
+) -> Vector:
+    result: Vector = matrix @ query.astype(F32)
+    return result
+
+
+def _dot_f64_query(
+    matrix: Matrix, norms: npt.NDArray[np.float32], query: npt.NDArray[np.float64]
+) -> Vector:
+    # Qdrant local recipe: float32 matrix times float64 query in one np.dot, float64 result.
+    result: Vector = np.dot(matrix, query)
+    return result
+
+
+def _cosine_f64_query(
+    matrix: Matrix, norms: npt.NDArray[np.float32], query: npt.NDArray[np.float64]
+) -> Vector:
+    # Qdrant COSINE: rows were normalised in float32 on upsert; the query is normalised in float64.
+    result: Vector = np.dot(matrix, query / np.linalg.norm(query))
+    return result
+
+
+def _euclid_f64_query(
+    matrix: Matrix, norms: npt.NDArray[np.float32], query: npt.NDArray[np.float64]
+) -> Vector:
+    # Qdrant EUCLID: np.linalg.norm(M - q, axis=-1) with a float64 query (not squared).
+    result: Vector = np.linalg.norm(matrix - query, axis=-1)
+    return result
+
+
+FORMULAS: dict[str, Formula] = {
+    "cosine_f32": cosine_f32,
+    "squared_l2_f32": _squared_l2_f32,
+    "one_minus_cosine_f32": _one_minus_cosine_f32,
+    "one_minus_dot_f32": _one_minus_dot_f32,
+    "dot_f32": _dot_f32,
+    "dot_f64_query": _dot_f64_query,
+    "cosine_f64_query": _cosine_f64_query,
+    "euclid_f64_query": _euclid_f64_query,
+}
