@@ -1,0 +1,220 @@
+"""What each real LangChain integration does, as data keyed by core profile name.
+
+`PlaceboVectorStore(profile=...)` promises that swapping it for the real integration changes
+nothing a test can observe but speed. Everything that differs between integrations (which number
+`similarity_search_with_score` reports and its type, which relevance function turns it into a
+relevance score, the `Document` shape, id rules, `delete`/`get_by_ids`/MMR conventions, the filter
+dialect) lives in one `IntegrationFacts` row per profile, so the store's code has no per-backend
+branches. Evidence: `reference/integrations.md` section 1 (langchain-chroma 1.1.0, langchain-qdrant
+1.1.0, langchain-community 0.4.2 FAISS, measured in process) and the integrations' sources.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Literal
+
+import numpy as np
+
+from placeborag_langchain.relevance import (
+    RelevanceFn,
+    cosine_distance_relevance,
+    euclidean_relevance,
+    half_shifted_cosine_relevance,
+    max_inner_product_relevance,
+)
+
+__all__ = ["INTEGRATIONS", "IntegrationFacts", "integration_for"]
+
+
+def _python_float(value: float) -> float:
+    return float(value)
+
+
+def _numpy_float32(value: float) -> float:
+    # FAISS hands back numpy.float32 (not a Python float); langchain-tests never sees it.
+    result: float = np.float32(value)
+    return result
+
+
+@dataclass(frozen=True)
+class IntegrationFacts:
+    """One real LangChain integration's observable conventions.
+
+    Attributes:
+        profile: the core profile name this row belongs to.
+        integration: dotted name of the real class, for messages and docs.
+        relevance: metric name -> relevance function used by
+            `similarity_search_with_relevance_scores` (and `similarity_score_threshold`).
+        relevance_error: message of the ValueError for a metric without a relevance function.
+        score_type: converts the core's reported score to the integration's number type.
+        filter_dialect: "core" (the core dict dialect as is), "qdrant" (models.Filter,
+            duck-typed) or "faiss" (FAISS's dict dialect: `$neq`, bare lists, ...).
+        callable_filter_arg: what a callable filter receives: the `Document` or its metadata.
+        default_filter_mode: filter mode when the constructor does not name one.
+        default_fetch_k: candidates fetched before a post-filter when the call names none.
+        mmr_filter_window: factor on `fetch_k` for MMR candidates when a filter is given.
+        document_id: whether returned Documents carry `id` (Qdrant leaves it None).
+        metadata_extras: whether `_id` and `_collection_name` are added to returned metadata.
+        id_style: "str" (any non-empty str) or "qdrant" (UUID or unsigned int, canonicalised).
+        generated_id: "uuid" (dashed) or "hex" (32 hex digits, uuid4().hex style).
+        duplicate_ids: what a repeated id inside one add call does: "last_wins" or an error
+            message template ("{dups}" is replaced by the repeated ids).
+        existing_id: "upsert" or an error template for ids that already exist ("{ids}").
+        id_type_error, id_empty_error: ValueError messages for a non-str and an empty id
+            ("{id}", "{type}"); Qdrant's point-id rule has its own message.
+        delete_returns: the return value of a successful `delete` (True or None).
+        delete_none_error: message of the ValueError raised by `delete(None)`.
+        delete_empty_error: message of the ValueError raised by `delete([])` (None: no-op).
+        delete_missing_error: template of the ValueError raised when an id is missing (None:
+            missing ids are ignored).
+        get_order: "request" (request order, duplicates repeated) or "storage" (listing order).
+        get_duplicate_error: template of the error for a repeated id in get_by_ids (None: ok).
+        get_empty_error: message of the ValueError for `get_by_ids([])` (None: returns []).
+        mmr_order: "pick" (MMR selection order) or "rank" (selected docs in distance order).
+        mmr_lambda_inverted: Qdrant's engine MMR uses diversity = lambda_mult, i.e. 1 - lambda.
+        score_threshold: how `similarity_search_with_score(score_threshold=)` compares:
+            "strict" (Qdrant, in the engine), "inclusive" (FAISS, after the search) or None
+            (the integration has no such argument).
+        strict_kwargs: unknown search keyword arguments raise TypeError (Chroma and Qdrant pass
+            them to the client, which rejects them); FAISS silently ignores them.
+        orphan_error: template of the error raised when the index returns an id whose document
+            is gone (FAISS's docstore miss); None returns a Document with empty content.
+        embedding_probes: when the integration calls `embed_documents(["dummy_text"])` to learn
+            the dimension (langchain-qdrant: in the constructor and before a text MMR search),
+            which a counting embedder can see.
+    """
+
+    profile: str
+    integration: str
+    relevance: Mapping[str, RelevanceFn]
+    relevance_error: str
+    score_type: Callable[[float], float] = _python_float
+    filter_dialect: Literal["core", "qdrant", "faiss"] = "core"
+    callable_filter_arg: Literal["document", "metadata"] = "document"
+    default_filter_mode: Literal["pre", "post"] = "pre"
+    default_fetch_k: int | None = None
+    mmr_filter_window: int = 1
+    document_id: bool = True
+    metadata_extras: bool = False
+    id_style: Literal["str", "qdrant"] = "str"
+    generated_id: Literal["uuid", "hex"] = "uuid"
+    duplicate_ids: str = "last_wins"
+    existing_id: str = "upsert"
+    id_type_error: str = "ids must be non-empty str, got {type} {id!r}"
+    id_empty_error: str = "ids must be non-empty str, got an empty str"
+    delete_returns: bool | None = True
+    delete_none_error: str = "delete() needs ids"
+    delete_empty_error: str | None = None
+    delete_missing_error: str | None = None
+    get_order: Literal["request", "storage"] = "request"
+    get_duplicate_error: str | None = None
+    get_empty_error: str | None = None
+    mmr_order: Literal["pick", "rank"] = "pick"
+    mmr_lambda_inverted: bool = False
+    score_threshold: Literal["strict", "inclusive"] | None = None
+    strict_kwargs: bool = True
+    orphan_error: str | None = None
+    embedding_probes: frozenset[Literal["init", "mmr"]] = frozenset()
+
+
+_DEFAULT = IntegrationFacts(
+    profile="default",
+    integration="placeborag (clean conventions)",
+    relevance=MappingProxyType({"cosine": half_shifted_cosine_relevance}),
+    relevance_error="no relevance function for metric {metric!r} under profile 'default'",
+    duplicate_ids="duplicate ids in one call: {dups}; each id may appear once per call",
+    delete_none_error=(
+        "delete(ids=None) is refused: pass the ids to delete (every real integration refuses "
+        "None too; list them with store.core_store.ids())"
+    ),
+)
+
+_CHROMA = IntegrationFacts(
+    profile="chroma",
+    integration="langchain_chroma.Chroma",
+    relevance=MappingProxyType(
+        {
+            "l2": euclidean_relevance,
+            "cosine": cosine_distance_relevance,
+            "ip": max_inner_product_relevance,
+        }
+    ),
+    relevance_error=(
+        "No supported normalization function for distance metric of type: {metric}."
+        "Consider providing relevance_score_fn to Chroma constructor."
+    ),
+    duplicate_ids="Expected IDs to be unique, found duplicates of: {dups} in upsert.",
+    id_type_error="Expected ID to be a str, got {id} in upsert.",
+    id_empty_error="Empty ID, ID must have at least one character",
+    delete_returns=None,
+    delete_none_error="At least one of ids, where, or where_document must be provided in delete.",
+    delete_empty_error="Expected IDs to be a non-empty list, got 0 IDs in delete.",
+    get_order="storage",
+    get_duplicate_error="Expected IDs to be unique, found duplicates of: {dups} in get.",
+    get_empty_error="Expected IDs to be a non-empty list, got 0 IDs in get.",
+    mmr_order="rank",
+)
+
+_QDRANT = IntegrationFacts(
+    profile="qdrant",
+    integration="langchain_qdrant.QdrantVectorStore",
+    relevance=MappingProxyType(
+        {
+            "cosine": half_shifted_cosine_relevance,
+            "dot": max_inner_product_relevance,
+            "euclid": euclidean_relevance,
+        }
+    ),
+    relevance_error="Unknown distance strategy, must be COSINE, DOT, or EUCLID.",
+    filter_dialect="qdrant",
+    document_id=False,
+    metadata_extras=True,
+    id_style="qdrant",
+    generated_id="hex",
+    delete_none_error="Unsupported selector type: <class 'NoneType'>",
+    delete_empty_error="Empty update request",
+    mmr_lambda_inverted=True,
+    score_threshold="strict",
+    embedding_probes=frozenset({"init", "mmr"}),
+)
+
+_FAISS = IntegrationFacts(
+    profile="faiss",
+    integration="langchain_community.vectorstores.FAISS",
+    relevance=MappingProxyType({"l2": euclidean_relevance, "ip": max_inner_product_relevance}),
+    relevance_error="Unknown distance strategy, must be cosine, max_inner_product, or euclidean",
+    score_type=_numpy_float32,
+    filter_dialect="faiss",
+    callable_filter_arg="metadata",
+    default_filter_mode="post",
+    default_fetch_k=20,
+    mmr_filter_window=2,
+    duplicate_ids="Duplicate ids found in the ids list.",
+    existing_id="Tried to add ids that already exist: {ids}",
+    delete_none_error="No ids provided to delete.",
+    delete_empty_error="Tried to delete ids that does not  exist: []",
+    delete_missing_error=(
+        "Some specified ids do not exist in the current store. Ids not found: {ids}"
+    ),
+    score_threshold="inclusive",
+    strict_kwargs=False,
+    orphan_error="Could not find document for id {id}, got ID {id} not found.",
+)
+
+INTEGRATIONS: Mapping[str, IntegrationFacts] = MappingProxyType(
+    {facts.profile: facts for facts in (_DEFAULT, _CHROMA, _QDRANT, _FAISS)}
+)
+
+
+def integration_for(profile: str) -> IntegrationFacts:
+    """The row for `profile`; a ValueError lists the profiles that have a row."""
+    try:
+        return INTEGRATIONS[profile]
+    except KeyError:
+        raise ValueError(
+            f"no LangChain integration is modelled for profile {profile!r}; "
+            f"available: {', '.join(sorted(INTEGRATIONS))}"
+        ) from None

@@ -1,0 +1,36 @@
+"""The relevance functions LangChain integrations apply to their scores.
+
+`similarity_search_with_relevance_scores` (and the `similarity_score_threshold` retriever) turn a
+store's score into a "relevance" with whatever function the integration picks. They are kept
+exactly as the integrations define them, including where the result leaves [0, 1] or inverts the
+ranking, because a test double that fixes them would not behave like the store it replaces.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from langchain_core.vectorstores import VectorStore
+
+__all__ = [
+    "RelevanceFn",
+    "cosine_distance_relevance",
+    "euclidean_relevance",
+    "half_shifted_cosine_relevance",
+    "max_inner_product_relevance",
+]
+
+RelevanceFn = Callable[[float], float]
+
+
+# The three functions langchain-core ships, used as they are so the arithmetic is identical.
+euclidean_relevance: RelevanceFn = VectorStore._euclidean_relevance_score_fn
+cosine_distance_relevance: RelevanceFn = VectorStore._cosine_relevance_score_fn
+# Chroma feeds `1 - dot` (an exact match gives -0.0); Qdrant DOT and FAISS IP feed the similarity
+# itself, which inverts the ranking. Reproduced as is.
+max_inner_product_relevance: RelevanceFn = VectorStore._max_inner_product_relevance_score_fn
+
+
+def half_shifted_cosine_relevance(similarity: float) -> float:
+    """langchain-qdrant's cosine override `(s + 1) / 2`: a cosine similarity mapped onto [0, 1]."""
+    return (similarity + 1.0) / 2.0

@@ -1,0 +1,92 @@
+"""The langchain_embeddings / langchain_vector_store fixtures and the placeborag marker."""
+
+from __future__ import annotations
+
+import pytest
+
+INI = "[pytest]\nasyncio_default_fixture_loop_scope = function\n"
+
+
+def test_fixtures_are_configured_by_the_marker(pytester: pytest.Pytester) -> None:
+    pytester.makeini(INI)
+    pytester.makepyfile(
+        """
+        import pytest
+        from placeborag_langchain import PlaceboEmbeddings, PlaceboVectorStore
+
+        pytestmark = pytest.mark.placeborag(dimensions=16, profile="chroma")
+
+        def test_defaults_from_module(langchain_embeddings, langchain_vector_store):
+            assert isinstance(langchain_vector_store, PlaceboVectorStore)
+            assert langchain_vector_store.embeddings is langchain_embeddings
+            assert langchain_embeddings.dimensions == 16
+            assert langchain_vector_store.facts.profile == "chroma"
+            assert langchain_vector_store.core_store.count() == 0
+
+        @pytest.mark.placeborag(profile="qdrant", namespace="t1", collection_name="kb",
+                                model_name="m2", filter_mode="post")
+        def test_closest_marker_wins(langchain_vector_store):
+            store = langchain_vector_store
+            assert store.facts.profile == "qdrant"
+            assert store.namespace == "t1"
+            assert store.collection_name == "kb"
+            assert store.core_store.filter_mode == "post"
+            assert store.embeddings.model_name == "m2"
+            assert store.embeddings.dimensions == 16
+            store.add_texts(["refund policy"], ids=[1])
+            assert store.similarity_search("refund", k=1)[0].metadata["_collection_name"] == "kb"
+
+        def test_fresh_store_per_test(langchain_vector_store):
+            assert langchain_vector_store.core_store.count() == 0
+            langchain_vector_store.add_texts(["x"])
+        """
+    )
+    result = pytester.runpytest("-p", "no:randomly")
+    result.assert_outcomes(passed=3)
+
+
+def test_misspelled_and_bad_options_fail_clearly(pytester: pytest.Pytester) -> None:
+    pytester.makeini(INI)
+    pytester.makepyfile(
+        """
+        import pytest
+
+        @pytest.mark.placeborag(colection_name="kb")
+        def test_typo(langchain_vector_store):
+            pass
+
+        @pytest.mark.placeborag(profile="weaviate")
+        def test_unsupported_profile(langchain_vector_store):
+            pass
+        """
+    )
+    result = pytester.runpytest("-p", "no:randomly")
+    result.assert_outcomes(errors=2)
+    result.stdout.fnmatch_lines(
+        [
+            "*unknown placeborag option 'colection_name'; did you mean 'collection_name'?*",
+            "*rejected by PlaceboVectorStore: ValueError: no LangChain integration*weaviate*",
+        ]
+    )
+
+
+def test_plugin_registers_nothing_without_langchain(monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib.util
+
+    import placeborag_langchain.pytest_plugin as plugin
+
+    real_find_spec = importlib.util.find_spec
+
+    def find_spec(name: str, *args: object) -> object:
+        return None if name == "langchain_core" else real_find_spec(name, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(importlib.util, "find_spec", find_spec)
+    spec = importlib.util.spec_from_file_location("plugin_without_langchain", plugin.__file__)
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.__all__ == []
+    assert not hasattr(module, "langchain_vector_store")
+    assert not hasattr(module, "pytest_placeborag_extra_options")
+    assert hasattr(plugin, "langchain_vector_store")

@@ -1,0 +1,476 @@
+"""Per-profile conventions of PlaceboVectorStore, pinned to the real integrations' numbers.
+
+Expected values are the ones measured on langchain-chroma, langchain-qdrant and LangChain FAISS
+with the same geometry (reference/integrations.md section 1); test_lc_fidelity.py checks the
+same things against the live integrations when they are installed.
+"""
+
+from __future__ import annotations
+
+import math
+import uuid
+
+import numpy as np
+import pytest
+from langchain_core.documents import Document
+from lc_geometry import COS, DOCS, META, QIDS, TableEmbeddings
+
+from placeborag_core import RetrievalTimeout
+from placeborag_langchain import INTEGRATIONS, PlaceboEmbeddings, PlaceboVectorStore
+
+IDS = [f"id_{t}" for t in DOCS]
+OUT_OF_RANGE = "Relevance scores must be between 0 and 1"
+
+
+def build(
+    profile: str = "default", metric: str | None = None, **kwargs: object
+) -> PlaceboVectorStore:
+    store = PlaceboVectorStore(TableEmbeddings(), profile=profile, metric=metric, **kwargs)  # type: ignore[arg-type]
+    store.add_texts(DOCS, [META[t] for t in DOCS], ids=QIDS if profile == "qdrant" else IDS)
+    return store
+
+
+def texts(docs: list[Document]) -> list[str]:
+    return [d.page_content for d in docs]
+
+
+# --- scores and their types -------------------------------------------------------------------
+
+SCORES = {
+    ("default", None): [1.0, 0.8, 0.6, 0.0, -0.6, -1.0],
+    ("chroma", None): [0.0, 0.4000000059604645, 0.800000011920929, 2.0, 3.200000286102295, 4.0],
+    ("chroma", "cosine"): [
+        0.0,
+        0.19999998807907104,
+        0.3999999761581421,
+        1.0,
+        1.600000023841858,
+        2.0,
+    ],
+    ("qdrant", None): [1.0, 0.800000011920929, 0.6000000238418579, 0.0, -0.6000000238418579, -1.0],
+    ("qdrant", "euclid"): [
+        0.0,
+        0.6324555508823199,
+        0.8944271909999163,
+        1.4142135623730951,
+        1.7888544086558393,
+        2.0,
+    ],
+    ("faiss", None): [0.0, 0.4, 0.8, 2.0, 3.200000286102295, 4.0],
+    ("faiss", "ip"): [1.0, 0.8, 0.6, 0.0, -0.6, -1.0],
+}
+
+
+@pytest.mark.parametrize(("profile", "metric"), list(SCORES))
+def test_scores_are_the_integrations_numbers(profile: str, metric: str | None) -> None:
+    pairs = build(profile, metric).similarity_search_with_score("q", k=6)
+    assert texts([d for d, _ in pairs]) == DOCS
+    got = [float(s) for _, s in pairs]
+    assert got == pytest.approx(SCORES[(profile, metric)], abs=2.5e-7)
+    expected_type = np.float32 if profile == "faiss" else float
+    assert all(type(s) is expected_type for _, s in pairs)
+
+
+# --- relevance functions ----------------------------------------------------------------------
+
+RELEVANCE = {
+    ("default", None): [(c + 1) / 2 for c in COS.values()],
+    ("chroma", None): [
+        1.0,
+        0.7171572833106962,
+        0.43431456662139234,
+        -0.4142135623730949,
+        -1.262741902101825,
+        -1.8284271247461898,
+    ],
+    ("chroma", "cosine"): [1.0, 0.8, 0.6, 0.0, -0.6, -1.0],
+    ("chroma", "ip"): [-0.0, 0.8, 0.6, 0.0, -0.6, -1.0],
+    ("qdrant", None): [1.0, 0.9000000059604645, 0.800000011920929, 0.5, 0.19999998807907104, 0.0],
+    ("qdrant", "dot"): [0.0, 0.2, 0.4, -0.0, 0.6, 1.0],
+    ("qdrant", "euclid"): [
+        1.0,
+        0.5527863911720381,
+        0.3675444679663239,
+        0.0,
+        -0.2649110829159953,
+        -0.4142135623730949,
+    ],
+    ("faiss", None): [1.0, 0.71715724, 0.43431455, -0.41421354, -1.262742, -1.8284271],
+    ("faiss", "ip"): [0.0, 0.19999999, 0.39999998, -0.0, 0.6, 1.0],
+}
+
+
+@pytest.mark.parametrize(("profile", "metric"), list(RELEVANCE))
+def test_relevance_scores_use_the_integrations_function(profile: str, metric: str | None) -> None:
+    store = build(profile, metric)
+    expected = RELEVANCE[(profile, metric)]
+    out_of_range = any(r < 0 or r > 1 for r in expected)
+    if out_of_range:
+        with pytest.warns(UserWarning, match=OUT_OF_RANGE):
+            pairs = store.similarity_search_with_relevance_scores("q", k=6)
+    else:
+        pairs = store.similarity_search_with_relevance_scores("q", k=6)
+    got = [float(r) for _, r in pairs]
+    assert got == pytest.approx(expected, abs=2.5e-7)
+    # Signs matter too: Chroma ip's exact match is -0.0, Qdrant dot's orthogonal doc is -0.0.
+    assert [math.copysign(1, g) for g in got] == [math.copysign(1, e) for e in expected]
+
+
+def test_inner_product_relevance_inverts_the_ranking_like_qdrant_dot() -> None:
+    store = build("qdrant", "dot")
+    kept = store.similarity_search_with_relevance_scores("q", k=6, score_threshold=0.8)
+    assert [d.metadata["_id"] for d, _ in kept] == [QIDS[5]]  # only f, the farthest doc
+
+
+def test_relevance_override_wins() -> None:
+    store = build("chroma", relevance_score_fn=lambda d: 42 - d)
+    with pytest.warns(UserWarning, match=OUT_OF_RANGE):
+        pairs = store.similarity_search_with_relevance_scores("q", k=2)
+    assert [r for _, r in pairs] == pytest.approx([42.0, 41.6])
+
+
+def test_score_threshold_retriever_works_for_every_profile() -> None:
+    for profile in ("default", "qdrant"):
+        retriever = build(profile).as_retriever(
+            search_type="similarity_score_threshold",
+            search_kwargs={"score_threshold": 0.85, "k": 6},
+        )
+        assert texts(retriever.invoke("q")) == ["a", "b"]
+
+
+# --- Document shape ---------------------------------------------------------------------------
+
+
+def test_qdrant_documents_carry_id_in_metadata_and_no_document_id() -> None:
+    store = build("qdrant", collection_name="kb")
+    doc = store.similarity_search("q", k=1)[0]
+    assert doc.id is None
+    assert doc.metadata == {**META["a"], "_id": QIDS[0], "_collection_name": "kb"}
+    by_id = store.get_by_ids([QIDS[0]])
+    assert by_id[0].metadata["_id"] == QIDS[0]
+
+
+@pytest.mark.parametrize("profile", ["default", "chroma", "faiss"])
+def test_other_profiles_set_document_id_and_keep_metadata_exact(profile: str) -> None:
+    doc = build(profile).similarity_search("q", k=1)[0]
+    assert doc == Document(id="id_a", page_content="a", metadata=META["a"])
+
+
+def test_metadata_is_copied_in_and_out() -> None:
+    store = PlaceboVectorStore(TableEmbeddings())
+    meta = {"tags": ["x"], "n": 1}
+    store.add_texts(["a"], [meta], ids=["1"])
+    meta["tags"].append("mutated")
+    found = store.similarity_search("q", k=1)[0]
+    assert found.metadata == {"tags": ["x"], "n": 1}
+    found.metadata["tags"].append("again")
+    assert store.get_by_ids(["1"])[0].metadata == {"tags": ["x"], "n": 1}
+
+
+# --- ids --------------------------------------------------------------------------------------
+
+
+def test_generated_ids_are_deterministic_digests_not_random() -> None:
+    def ids_of_run() -> list[str]:
+        store = PlaceboVectorStore(PlaceboEmbeddings(dimensions=16))
+        first = store.add_texts(["x", "y"], [{"k": 1}, {}])
+        return first + store.add_texts(["x"], [{"k": 1}])
+
+    run1, run2 = ids_of_run(), ids_of_run()
+    assert run1 == run2
+    assert len(set(run1)) == 3  # same text and metadata added twice -> two documents
+    assert all(str(uuid.UUID(i)) == i for i in run1)
+
+
+def test_generated_ids_depend_on_content_and_metadata() -> None:
+    a = PlaceboVectorStore(PlaceboEmbeddings(dimensions=16)).add_texts(["x"], [{"k": 1}])
+    b = PlaceboVectorStore(PlaceboEmbeddings(dimensions=16)).add_texts(["x"], [{"k": 2}])
+    c = PlaceboVectorStore(PlaceboEmbeddings(dimensions=16)).add_texts(["z"], [{"k": 1}])
+    assert len({a[0], b[0], c[0]}) == 3
+
+
+def test_qdrant_generates_hex_ids_and_reports_the_dashed_form() -> None:
+    store = PlaceboVectorStore(TableEmbeddings(), profile="qdrant")
+    (hex_id,) = store.add_texts(["a"])
+    assert len(hex_id) == 32
+    assert "-" not in hex_id
+    assert store.similarity_search("q", k=1)[0].metadata["_id"] == str(uuid.UUID(hex_id))
+
+
+def test_id_precedence_argument_then_document_id_then_generated() -> None:
+    store = PlaceboVectorStore(TableEmbeddings())
+    docs = [Document("a", id="doc-a"), Document("b")]
+    assert store.add_documents(docs, ids=["x", "y"]) == ["x", "y"]
+    ids = store.add_documents(docs)
+    assert ids[0] == "doc-a"
+    assert ids[1] not in ("x", "y", "doc-a")
+    assert docs[1].id is None  # inputs are not mutated
+
+
+def test_qdrant_ids_must_be_uuids_or_unsigned_ints() -> None:
+    store = PlaceboVectorStore(TableEmbeddings(), profile="qdrant")
+    with pytest.raises(ValueError, match="Point id id_c is not a valid UUID"):
+        store.add_texts(["c"], ids=["id_c"])
+    assert store.add_texts(["a"], ids=[7]) == [7]
+    assert store.similarity_search("q", k=1)[0].metadata["_id"] == 7
+    assert store.core_store.count() == 1
+
+
+def test_duplicate_ids_in_one_call_follow_the_integration() -> None:
+    with pytest.raises(ValueError, match="Expected IDs to be unique, found duplicates of: dup"):
+        PlaceboVectorStore(TableEmbeddings(), profile="chroma").add_texts(
+            ["a", "b"], ids=["dup"] * 2
+        )
+    with pytest.raises(ValueError, match=r"Duplicate ids found in the ids list\."):
+        PlaceboVectorStore(TableEmbeddings(), profile="faiss").add_texts(
+            ["a", "b"], ids=["dup"] * 2
+        )
+    with pytest.raises(ValueError, match="duplicate ids in one call: dup"):
+        PlaceboVectorStore(TableEmbeddings()).add_texts(["a", "b"], ids=["dup"] * 2)
+    qdrant = PlaceboVectorStore(TableEmbeddings(), profile="qdrant")
+    assert qdrant.add_texts(["a", "b"], ids=[QIDS[0]] * 2) == [QIDS[0]] * 2
+    assert [d.page_content for d in qdrant.get_by_ids([QIDS[0]])] == ["b"]  # the last one wins
+
+
+def test_faiss_refuses_existing_ids_without_corrupting_anything() -> None:
+    store = build("faiss")
+    with pytest.raises(ValueError, match=r"Tried to add ids that already exist: \{'id_a'\}"):
+        store.add_texts(["b", "c"], ids=["new", "id_a"])
+    assert store.core_store.count() == 6
+    assert texts(store.similarity_search("q", k=6)) == DOCS
+
+
+def test_length_mismatch_is_refused_before_writing() -> None:
+    store = PlaceboVectorStore(TableEmbeddings())
+    with pytest.raises(ValueError, match="got 1 ids for 2 documents"):
+        store.add_texts(["a", "b"], ids=["1"])
+    with pytest.raises(ValueError, match="got 1 metadatas for 2 texts"):
+        store.add_texts(["a", "b"], [{}])
+    assert store.core_store.count() == 0
+
+
+# --- delete and get_by_ids --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("profile", "returns", "none_error", "empty_error"),
+    [
+        ("default", True, "delete\\(ids=None\\) is refused", None),
+        ("chroma", None, "At least one of ids, where, or where_document", "non-empty list"),
+        ("qdrant", True, "Unsupported selector type", "Empty update request"),
+        ("faiss", True, "No ids provided to delete.", "Tried to delete ids that does not"),
+    ],
+)
+def test_delete_conventions(
+    profile: str, returns: bool | None, none_error: str, empty_error: str | None
+) -> None:
+    store = build(profile)
+    first = QIDS[0] if profile == "qdrant" else "id_a"
+    assert store.delete([first]) is returns
+    assert store.core_store.count() == 5
+    with pytest.raises(ValueError, match=none_error):
+        store.delete()
+    if empty_error is None:
+        assert store.delete([]) is returns
+    else:
+        with pytest.raises(ValueError, match=empty_error):
+            store.delete([])
+    assert store.core_store.count() == 5
+
+
+def test_missing_ids_are_fine_except_under_faiss() -> None:
+    assert build("default").delete(["nope"]) is True
+    assert build("chroma").delete(["nope"]) is None
+    assert build("qdrant").delete([str(uuid.UUID(int=999)), "not-a-uuid"]) is True
+    faiss = build("faiss")
+    with pytest.raises(ValueError, match=r"Ids not found: \{'nope'\}"):
+        faiss.delete(["id_a", "nope"])
+    assert faiss.core_store.count() == 6  # nothing deleted, not even id_a
+
+
+def test_get_by_ids_order_and_duplicates() -> None:
+    for profile in ("default", "faiss"):
+        got = build(profile).get_by_ids(["id_e", "id_a", "nope", "id_c", "id_e"])
+        assert [d.id for d in got] == ["id_e", "id_a", "id_c", "id_e"]
+    chroma = build("chroma")
+    assert [d.id for d in chroma.get_by_ids(["id_e", "id_a", "nope", "id_c"])] == [
+        "id_a",
+        "id_c",
+        "id_e",
+    ]
+    with pytest.raises(ValueError, match="found duplicates of: id_e in get"):
+        chroma.get_by_ids(["id_e", "id_e"])
+    with pytest.raises(ValueError, match="non-empty list, got 0 IDs in get"):
+        chroma.get_by_ids([])
+    qdrant = build("qdrant")
+    got = qdrant.get_by_ids([QIDS[4], QIDS[0], "not-a-uuid", QIDS[4]])
+    assert [d.metadata["_id"] for d in got] == [QIDS[4], QIDS[0], QIDS[4]]
+    assert qdrant.get_by_ids([]) == []
+
+
+# --- MMR --------------------------------------------------------------------------------------
+
+
+def test_mmr_order_and_lambda_conventions() -> None:
+    # core MMR with lambda 0 over a..f picks a, f, d (in that order).
+    assert texts(build("default").max_marginal_relevance_search("q", 3, 6, 0.0)) == ["a", "f", "d"]
+    assert texts(build("faiss").max_marginal_relevance_search("q", 3, 6, 0.0)) == ["a", "f", "d"]
+    # Chroma returns the same picks in distance order.
+    assert texts(build("chroma").max_marginal_relevance_search("q", 3, 6, 0.0)) == ["a", "d", "f"]
+    # Qdrant's engine reads lambda_mult as diversity: lambda 0 is pure relevance there.
+    assert texts(build("qdrant").max_marginal_relevance_search("q", 3, 6, 0.0)) == ["a", "b", "c"]
+    assert texts(build("qdrant").max_marginal_relevance_search("q", 3, 6, 1.0)) == ["a", "f", "d"]
+
+
+def test_mmr_with_scores_reports_plain_search_scores() -> None:
+    pairs = build("faiss").max_marginal_relevance_search_with_score_by_vector(
+        [1.0, 0, 0, 0], k=2, fetch_k=6, lambda_mult=1.0
+    )
+    assert [(d.page_content, float(s)) for d, s in pairs] == [("a", 0.0), ("b", pytest.approx(0.4))]
+    assert all(type(s) is np.float32 for _, s in pairs)
+
+
+# --- kwargs, namespaces and faults ------------------------------------------------------------
+
+
+def test_unknown_search_kwargs_raise_where_the_real_client_would() -> None:
+    with pytest.raises(TypeError, match=r"unexpected keyword argument.*bogus"):
+        build("chroma").similarity_search("q", bogus=1)
+    with pytest.raises(TypeError, match="bogus"):
+        build("default").similarity_search("q", bogus=1)
+    assert texts(build("faiss").similarity_search("q", k=1, bogus=1)) == ["a"]  # FAISS ignores
+
+
+def test_score_threshold_in_search_follows_the_integration() -> None:
+    # Qdrant: strict, in the engine; c scores float32(0.6) = 0.6000000238418579.
+    qdrant = build("qdrant")
+    kept = qdrant.similarity_search_with_score("q", k=6, score_threshold=0.6000000238418579)
+    assert len(kept) == 2
+    assert len(qdrant.similarity_search_with_score("q", k=6, score_threshold=0.6)) == 3
+    # FAISS L2: inclusive, lower is better.
+    assert texts(build("faiss").similarity_search("q", k=6, score_threshold=0.8)) == ["a", "b", "c"]
+
+
+def test_namespaces_are_separate_collections() -> None:
+    store = PlaceboVectorStore(TableEmbeddings(), namespace="tenant-a")
+    store.add_texts(["a"], ids=["1"])
+    store.add_texts(["b"], ids=["2"], namespace="tenant-b")
+    assert texts(store.similarity_search("q", k=5)) == ["a"]
+    assert texts(store.similarity_search("q", k=5, namespace="tenant-b")) == ["b"]
+    assert store.get_by_ids(["2"]) == []
+    assert [d.id for d in store.get_by_ids(["2"], namespace="tenant-b")] == ["2"]
+    retriever = store.as_retriever(search_kwargs={"namespace": "tenant-b"})
+    assert texts(retriever.invoke("q")) == ["b"]
+
+
+def test_injected_failure_fires_on_the_next_search_only() -> None:
+    store = build("default")
+    store.fail_next_query()
+    with pytest.raises(RetrievalTimeout):
+        store.similarity_search("q")
+    assert texts(store.similarity_search("q", k=1)) == ["a"]
+    store.fail_next_query(ConnectionError("refused"), times=2)
+    store.add_texts(["b"], ids=["writes-still-work"])
+    for _ in range(2):
+        with pytest.raises(ConnectionError, match="refused"):
+            store.max_marginal_relevance_search("q")
+    assert store.similarity_search("q", k=1)
+
+
+def test_manual_visibility_needs_refresh() -> None:
+    store = PlaceboVectorStore(TableEmbeddings(), visibility="manual")
+    store.add_texts(["a"], ids=["1"])
+    assert store.similarity_search("q") == []
+    store.refresh()
+    assert texts(store.similarity_search("q")) == ["a"]
+
+
+def test_recall_loses_the_same_documents_every_time() -> None:
+    def run() -> list[str]:
+        store = PlaceboVectorStore(PlaceboEmbeddings(dimensions=32), recall=0.5)
+        store.add_texts([f"refund policy {i}" for i in range(40)], ids=[f"r{i}" for i in range(40)])
+        return [d.id or "" for d in store.similarity_search("refund policy", k=40)]
+
+    first = run()
+    assert 0 < len(first) < 40
+    assert run() == first
+
+
+def test_orphans_surface_per_integration() -> None:
+    default = PlaceboVectorStore(TableEmbeddings(), orphaned_ids=True)
+    default.add_texts(["a", "b"], ids=["1", "2"])
+    default.delete(["1"])
+    assert [(d.id, d.page_content) for d in default.similarity_search("q", k=2)] == [
+        ("1", ""),
+        ("2", "b"),
+    ]
+    faiss = PlaceboVectorStore(TableEmbeddings(), profile="faiss", orphaned_ids=True)
+    faiss.add_texts(["a"], ids=["1"])
+    faiss.delete(["1"])
+    with pytest.raises(ValueError, match="Could not find document for id 1"):
+        faiss.similarity_search("q", k=1)
+
+
+def test_unsupported_profile_is_named() -> None:
+    with pytest.raises(
+        ValueError, match="no LangChain integration is modelled for profile 'weaviate'"
+    ):
+        PlaceboVectorStore(TableEmbeddings(), profile="weaviate")
+
+
+def test_every_table_row_names_a_core_profile() -> None:
+    from placeborag_core import PROFILES
+
+    assert set(INTEGRATIONS) <= set(PROFILES)
+    for name, facts in INTEGRATIONS.items():
+        assert facts.profile == name
+        assert set(facts.relevance) <= {v.name for v in PROFILES[name].variants}
+
+
+def test_profile_objects_and_wrapped_core_stores() -> None:
+    from placeborag_core import PROFILES, FakeVectorStore
+
+    store = PlaceboVectorStore(TableEmbeddings(), profile=PROFILES["qdrant"])
+    assert store.facts.profile == "qdrant"
+    core = FakeVectorStore(profile="faiss", metric="ip")
+    wrapped = PlaceboVectorStore(TableEmbeddings(), store=core)
+    assert wrapped.core_store is core
+    assert wrapped.facts.profile == "faiss"
+    with pytest.raises(TypeError, match="store must be a FakeVectorStore"):
+        PlaceboVectorStore(TableEmbeddings(), store="nope")  # type: ignore[arg-type]
+
+
+def test_overridden_embedding_methods_are_honoured() -> None:
+    class Shifted(PlaceboEmbeddings):
+        def embed_query(self, text: str) -> list[float]:
+            return super().embed_query("delivery times")
+
+    plain = PlaceboVectorStore(PlaceboEmbeddings(dimensions=32))
+    shifted = PlaceboVectorStore(Shifted(dimensions=32))
+    for store in (plain, shifted):
+        store.add_texts(["refund policy", "delivery times"], ids=["r", "d"])
+    assert plain.similarity_search("refund policy", k=1)[0].id == "r"
+    assert shifted.similarity_search("refund policy", k=1)[0].id == "d"
+
+
+def test_delete_rejects_unknown_kwargs_where_the_real_client_would() -> None:
+    with pytest.raises(TypeError, match="where"):
+        build("chroma").delete(["id_a"], where={"color": "red"})
+    assert build("faiss").delete(["id_a"], anything=1) is True
+
+
+def test_repr_shows_profile_and_count() -> None:
+    assert repr(build("chroma", "cosine")) == (
+        "PlaceboVectorStore(profile='chroma', metric='cosine', namespace='', count=6)"
+    )
+
+
+def test_concurrent_adds_of_the_same_content_get_distinct_ids() -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    store = PlaceboVectorStore(PlaceboEmbeddings(dimensions=16))
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        batches = list(pool.map(lambda _: store.add_texts(["same"] * 5), range(8)))
+    ids = [i for batch in batches for i in batch]
+    assert len(set(ids)) == 40
+    assert store.core_store.count() == 40
