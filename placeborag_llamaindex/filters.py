@@ -1,0 +1,218 @@
+"""Translate LlamaIndex ``MetadataFilters`` into the core ``where=`` dialect, one way per profile.
+
+Each translator mirrors what the real LlamaIndex integration of its profile builds, so the filter
+the core evaluates is the one the real engine would have received, and a filter the integration
+refuses is refused here with the same exception type and message:
+
+- ``default`` (no real integration): every ``FilterOperator``, AND/OR/NOT and nesting, with the
+  core's strict semantics. NOT means "none of the sub-filters match", as everywhere in LlamaIndex.
+  An empty nested group has no agreed meaning (Chroma rejects it, Qdrant drops it), so it raises.
+- ``chroma`` (``ChromaVectorStore._to_chroma_filter``): ``== != > >= < <= in nin``, AND and OR;
+  a lone filter is emitted bare; anything else raises ``ValueError`` "Filter operator ... not
+  supported" / "Filter condition ... not supported", even when nested.
+- ``qdrant`` (``QdrantVectorStore._build_subfilter``): everything but ANY, ALL and CONTAINS
+  (``NotImplementedError``); a float ``==`` is a closed range; ``in``/``nin`` split a string
+  operand on commas; both text matches are the same token match; NOT is must-not (none match);
+  empty nested groups are dropped. Values are validated with the qdrant-client model shapes, so a
+  float ``!=`` raises pydantic's ``ValidationError`` as it does for real.
+
+Not reproduced: Qdrant silently drops the whole filter when ``condition=None``; every profile
+treats ``None`` as AND, like Chroma and ``SimpleVectorStore`` do.
+
+No filter is evaluated here: the core does that, with the profile's own semantics (for example
+Chroma's ``!=`` matching a record that lacks the key).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from llama_index.core.vector_stores.types import (
+    FilterCondition,
+    FilterOperator,
+    MetadataFilter,
+    MetadataFilters,
+)
+
+from placeborag_core import FilterError
+from placeborag_llamaindex import _qdrant_values as qv
+
+__all__ = ["Translator", "Where", "chroma_where", "default_where", "qdrant_where"]
+
+Where = dict[str, Any]
+Translator = Callable[[MetadataFilters], "Where | None"]
+
+_CORE_OPERATORS: dict[FilterOperator, str] = {
+    FilterOperator.EQ: "$eq",
+    FilterOperator.NE: "$ne",
+    FilterOperator.GT: "$gt",
+    FilterOperator.GTE: "$gte",
+    FilterOperator.LT: "$lt",
+    FilterOperator.LTE: "$lte",
+    FilterOperator.IN: "$in",
+    FilterOperator.NIN: "$nin",
+    FilterOperator.ANY: "$any",
+    FilterOperator.ALL: "$all",
+    FilterOperator.CONTAINS: "$contains",
+    FilterOperator.TEXT_MATCH: "$text_match",
+    FilterOperator.TEXT_MATCH_INSENSITIVE: "$text_match_insensitive",
+}
+
+
+def _combine(condition: FilterCondition | None, clauses: Sequence[Where]) -> Where:
+    """AND/OR/NOT over clauses; NOT is "none of them", LlamaIndex's meaning everywhere."""
+    if condition is None or condition == FilterCondition.AND:
+        return clauses[0] if len(clauses) == 1 else {"$and": list(clauses)}
+    if condition == FilterCondition.OR:
+        return clauses[0] if len(clauses) == 1 else {"$or": list(clauses)}
+    if condition == FilterCondition.NOT:
+        inner = clauses[0] if len(clauses) == 1 else {"$or": list(clauses)}
+        return {"$not": inner}
+    raise FilterError(f"unknown filter condition {condition!r}; allowed: and, or, not")
+
+
+# --------------------------------------------------------------------------------- default
+
+
+def _default_leaf(node: MetadataFilter, path: str) -> Where:
+    if node.operator == FilterOperator.IS_EMPTY:
+        return {node.key: {"$is_empty": True}}
+    op = _CORE_OPERATORS.get(node.operator)
+    if op is None:
+        allowed = ", ".join(o.name for o in FilterOperator)
+        raise FilterError(f"{path}: unknown operator {node.operator!r}; allowed: {allowed}")
+    return {node.key: {op: node.value}}
+
+
+def _default_group(filters: MetadataFilters, path: str) -> Where:
+    clauses: list[Where] = []
+    for index, node in enumerate(filters.filters):
+        child = f"{path}.filters[{index}]"
+        if isinstance(node, MetadataFilters):
+            if not node.filters:
+                raise FilterError(
+                    f"{child}: empty nested MetadataFilters; an empty group has no agreed "
+                    "meaning (Chroma rejects it, Qdrant drops it): remove it"
+                )
+            clauses.append(_default_group(node, child))
+        else:
+            clauses.append(_default_leaf(node, child))
+    return _combine(filters.condition, clauses)
+
+
+def default_where(filters: MetadataFilters) -> Where | None:
+    """The default profile: every operator and condition; ``None`` for an empty filter list."""
+    if not filters.filters:
+        return None
+    return _default_group(filters, "filters")
+
+
+# ---------------------------------------------------------------------------------- chroma
+
+_CHROMA_OPERATORS: dict[str, str] = {
+    "!=": "$ne",
+    "==": "$eq",
+    ">": "$gt",
+    "<": "$lt",
+    ">=": "$gte",
+    "<=": "$lte",
+    "in": "$in",
+    "nin": "$nin",
+}
+
+
+def _chroma_group(filters: MetadataFilters) -> Where:
+    # Same order of checks as llama_index.vector_stores.chroma.base._to_chroma_filter: the
+    # condition first, then each filter in turn; a lone clause is bare; no clause is {}.
+    condition = filters.condition or "and"
+    if condition == "and":
+        logic = "$and"
+    elif condition == "or":
+        logic = "$or"
+    else:
+        raise ValueError(f"Filter condition {condition} not supported")
+    clauses: list[Where] = []
+    for node in filters.filters:
+        if isinstance(node, MetadataFilters):
+            clauses.append(_chroma_group(node))
+            continue
+        op = _CHROMA_OPERATORS.get(node.operator.value)
+        if op is None:
+            raise ValueError(f"Filter operator {node.operator} not supported")
+        clauses.append({node.key: {op: node.value}})
+    if len(clauses) == 1:
+        return clauses[0]
+    if clauses:
+        return {logic: clauses}
+    return {}
+
+
+def chroma_where(filters: MetadataFilters) -> Where | None:
+    """The chroma profile: ``ChromaVectorStore``'s translation, rejections and all."""
+    where = _chroma_group(filters)
+    return where or None  # the integration passes no where at all for {}
+
+
+# ---------------------------------------------------------------------------------- qdrant
+
+_QDRANT_UNSUPPORTED = (
+    "is not supported by Qdrant vector store. Supported operators: EQ, NE, GT, GTE, LT, LTE, "
+    "IN, NIN, TEXT_MATCH, TEXT_MATCH_INSENSITIVE, IS_EMPTY"
+)
+_RANGE_OPERATORS = {
+    FilterOperator.LT: "lt",
+    FilterOperator.GT: "gt",
+    FilterOperator.GTE: "gte",
+    FilterOperator.LTE: "lte",
+}
+
+
+def _split_values(value: Any) -> Any:
+    return value if isinstance(value, list) else str(value).split(",")
+
+
+def _qdrant_leaf(node: MetadataFilter) -> Where:
+    key, value, operator = node.key, node.value, node.operator
+    if not operator or operator == FilterOperator.EQ:
+        if isinstance(value, float):
+            return {key: {"$gte": value, "$lte": value}}
+        return {key: {"$eq": qv.MatchValue.model_validate({"value": value}).value}}
+    if operator in _RANGE_OPERATORS:
+        bound = _RANGE_OPERATORS[operator]
+        number = getattr(qv.Range.model_validate({bound: value}), bound)
+        return {key: {f"${bound}": number}}
+    if operator in (FilterOperator.TEXT_MATCH, FilterOperator.TEXT_MATCH_INSENSITIVE):
+        return {key: {"$text_match": qv.MatchText.model_validate({"text": value}).text}}
+    if operator == FilterOperator.NE:
+        return {key: {"$nin": qv.validated_except([value])}}
+    if operator == FilterOperator.IN:
+        return {key: {"$in": list(qv.MatchAny.model_validate({"any": _split_values(value)}).any)}}
+    if operator == FilterOperator.NIN:
+        return {key: {"$nin": qv.validated_except(_split_values(value))}}
+    if operator == FilterOperator.IS_EMPTY:
+        return {key: {"$is_empty": True}}
+    raise NotImplementedError(f"Filter operator {operator} {_QDRANT_UNSUPPORTED}")
+
+
+def _qdrant_group(filters: MetadataFilters) -> Where | None:
+    """One Qdrant ``Filter``; ``None`` when it has no condition (an empty filter matches all)."""
+    clauses: list[Where] = []
+    for node in filters.filters:
+        if isinstance(node, MetadataFilters):
+            if node.filters:  # the integration skips empty nested groups
+                child = _qdrant_group(node)
+                if child is not None:
+                    clauses.append(child)
+            continue
+        clauses.append(_qdrant_leaf(node))
+    if not clauses:
+        return None
+    return _combine(filters.condition, clauses)
+
+
+def qdrant_where(filters: MetadataFilters) -> Where | None:
+    """The qdrant profile: ``QdrantVectorStore``'s translation, rejections and all."""
+    if not filters.filters:
+        return None
+    return _qdrant_group(filters)

@@ -1,0 +1,628 @@
+"""PlaceboVectorStore's own API: writes, reads, deletes, query options and per-profile facts."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from li_support import ID, LETTER, PROBE_METADATA, VECTORS, Q, make_nodes, uid
+from llama_index.core.schema import NodeRelationship, RelatedNodeInfo, TextNode
+from llama_index.core.vector_stores.types import (
+    MetadataFilter,
+    MetadataFilters,
+    VectorStoreQuery,
+    VectorStoreQueryMode,
+)
+from pydantic import ValidationError
+
+from placeborag_core import FakeEmbedder, FakeVectorStore, RetrievalTimeout
+from placeborag_llamaindex import FACTS, PlaceboEmbedding, PlaceboVectorStore
+
+PROFILES = ["default", "chroma", "qdrant"]
+RED = MetadataFilters(filters=[MetadataFilter(key="color", value="red")])
+
+
+def filled(profile: str = "default", **fields) -> PlaceboVectorStore:
+    store = PlaceboVectorStore(profile=profile, **fields)
+    store.add(make_nodes())
+    return store
+
+
+def query_letters(store, k=6, **query_fields):
+    result = store.query(VectorStoreQuery(query_embedding=Q, similarity_top_k=k, **query_fields))
+    return [LETTER[i] for i in result.ids]
+
+
+def node(letter: str, text: str | None = None, **metadata) -> TextNode:
+    return TextNode(
+        id_=ID[letter], text=text or letter, embedding=VECTORS[letter], metadata=metadata
+    )
+
+
+# --------------------------------------------------------------------------- scores
+
+
+@pytest.mark.parametrize(
+    ("profile", "metric", "expected"),
+    [
+        # measured: reference/integrations.md section 2a (NodeWithScore.score of a..f)
+        (
+            "default",
+            None,
+            [1.0, 0.800000011920929, 0.6000000238418579, 0.0, -0.6000000238418579, -1.0],
+        ),
+        (
+            "chroma",
+            None,
+            [
+                1.0,
+                0.6703200420402204,
+                0.449328958760803,
+                0.1353352832366127,
+                0.04076219231620778,
+                0.01831563888873418,
+            ],
+        ),
+        (
+            "chroma",
+            "cosine",
+            [
+                1.0,
+                0.818730762838013,
+                0.6703200620173148,
+                0.36787944117144233,
+                0.20189651318106738,
+                0.1353352832366127,
+            ],
+        ),
+        (
+            "qdrant",
+            None,
+            [1.0, 0.800000011920929, 0.6000000238418579, 0.0, -0.6000000238418579, -1.0],
+        ),
+        (
+            "qdrant",
+            "euclid",
+            [
+                0.0,
+                0.6324555508823199,
+                0.8944271909999163,
+                1.4142135623730951,
+                1.7888544086558393,
+                2.0,
+            ],
+        ),
+    ],
+)
+def test_similarities_are_the_real_integration_scores(profile, metric, expected):
+    store = filled(profile, metric=metric)
+    result = store.query(VectorStoreQuery(query_embedding=Q, similarity_top_k=6))
+    assert [LETTER[i] for i in result.ids] == list("abcdef")
+    assert result.similarities == expected
+    assert all(type(s) is float for s in result.similarities)
+
+
+def test_chroma_score_is_exp_of_minus_the_core_distance():
+    store = filled("chroma")
+    distances = [m.score for m in store.core_store.query(Q, 6)]
+    similarities = store.query(VectorStoreQuery(query_embedding=Q, similarity_top_k=6)).similarities
+    assert similarities == [math.exp(-d) for d in distances]
+
+
+def test_query_returns_whole_nodes_with_their_metadata():
+    store = PlaceboVectorStore()
+    original = node("a", "alpha", color="red")
+    original.relationships[NodeRelationship.SOURCE] = RelatedNodeInfo(node_id="doc-1")
+    original.excluded_embed_metadata_keys = ["color"]
+    store.add([original])
+    (returned,) = store.query(VectorStoreQuery(query_embedding=Q, similarity_top_k=1)).nodes
+    assert returned.node_id == original.node_id
+    assert returned.get_content() == "alpha"
+    assert returned.metadata == {"color": "red"}
+    assert returned.ref_doc_id == "doc-1"
+    assert returned.excluded_embed_metadata_keys == ["color"]
+    assert returned.embedding is None
+
+
+# --------------------------------------------------------------------------- add
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_add_returns_the_node_ids(profile):
+    store = PlaceboVectorStore(profile=profile)
+    assert store.add(make_nodes()) == [ID[x] for x in "abcdef"]
+    assert store.core_store.count() == 6
+
+
+def test_add_without_embedding_raises_and_writes_nothing():
+    store = PlaceboVectorStore()
+    with pytest.raises(ValueError, match="embedding not set"):
+        store.add([node("a"), TextNode(id_="x", text="no vector")])
+    assert store.core_store.count() == 0
+
+
+@pytest.mark.parametrize(
+    ("profile", "kept"), [("default", "new"), ("qdrant", "new"), ("chroma", "old")]
+)
+def test_re_adding_an_existing_id(profile, kept):
+    store = PlaceboVectorStore(profile=profile)
+    store.add([node("a", "old", color="red")])
+    assert store.add([node("a", "new", color="green")]) == [ID["a"]]
+    (stored,) = store.get_nodes([ID["a"]])
+    assert stored.get_content() == kept
+    assert stored.metadata == {"color": "red" if kept == "old" else "green"}
+
+
+def test_chroma_rejects_duplicate_ids_in_one_add():
+    store = PlaceboVectorStore(profile="chroma")
+    with pytest.raises(ValueError, match="Expected IDs to be unique, found duplicates of: "):
+        store.add([node("a"), node("a", "again")])
+    assert store.core_store.count() == 0
+
+
+@pytest.mark.parametrize("profile", ["default", "qdrant"])
+def test_duplicate_ids_in_one_add_last_wins(profile):
+    store = PlaceboVectorStore(profile=profile)
+    store.add([node("a", "first"), node("a", "second")])
+    assert [n.get_content() for n in store.get_nodes()] == ["second"]
+
+
+def test_qdrant_accepts_only_uuid_node_ids():
+    store = PlaceboVectorStore(profile="qdrant")
+    with pytest.raises(ValueError, match="Point id my-node is not a valid UUID"):
+        store.add([TextNode(id_="my-node", text="x", embedding=Q)])
+    assert store.core_store.count() == 0
+
+
+def test_qdrant_matches_uuids_in_any_spelling():
+    store = PlaceboVectorStore(profile="qdrant")
+    upper = uid(11).upper()
+    store.add([TextNode(id_=upper, text="x", embedding=Q)])
+    assert [n.node_id for n in store.get_nodes([uid(11)])] == [upper]
+    store.delete_nodes([uid(11)])
+    assert store.get_nodes() == []
+
+
+@pytest.mark.parametrize("profile", ["default", "chroma"])
+def test_other_profiles_accept_any_node_id(profile):
+    store = PlaceboVectorStore(profile=profile)
+    store.add([TextNode(id_="my-node", text="x", embedding=Q)])
+    assert [n.node_id for n in store.get_nodes(["my-node"])] == ["my-node"]
+
+
+def test_chroma_rejects_nested_metadata_like_the_integration():
+    store = PlaceboVectorStore(profile="chroma")
+    with pytest.raises(
+        ValueError, match=r"Value for metadata d must be one of \(str, int, float, None\)"
+    ):
+        store.add([node("a", d={"x": 1})])
+    assert store.flat_metadata is True
+
+
+@pytest.mark.parametrize("profile", ["default", "qdrant"])
+def test_nested_metadata_round_trips(profile):
+    store = PlaceboVectorStore(profile=profile)
+    store.add([node("a", d={"x": 1}, tags=["p", "q"])])
+    assert store.get_nodes()[0].metadata == {"d": {"x": 1}, "tags": ["p", "q"]}
+    assert store.flat_metadata is False
+
+
+def test_chroma_stores_none_metadata_as_empty_string_but_returns_the_node_as_given():
+    store = PlaceboVectorStore(profile="chroma")
+    store.add([node("a", k=None), node("b", k="v")])
+    empty = MetadataFilters(filters=[MetadataFilter(key="k", value="")])
+    (match,) = store.get_nodes(filters=empty)
+    assert match.node_id == ID["a"]
+    assert match.metadata == {"k": None}
+
+
+def test_add_rejects_unknown_keyword_arguments():
+    with pytest.raises(TypeError, match="add\\(\\) got unexpected keyword arguments \\['bogus'\\]"):
+        PlaceboVectorStore().add([node("a")], bogus=1)
+
+
+# --------------------------------------------------------------------------- get_nodes
+
+
+@pytest.mark.parametrize(
+    ("profile", "expected"),
+    [("default", "cab"), ("chroma", "cab"), ("qdrant", "abc")],
+)
+def test_get_nodes_order_is_the_profile_listing_order(profile, expected):
+    store = PlaceboVectorStore(profile=profile)
+    store.add([node("c"), node("a"), node("b")])
+    got = store.get_nodes([ID["b"], ID["a"], ID["c"], uid(99)])
+    assert [LETTER[n.node_id] for n in got] == list(expected)
+
+
+@pytest.mark.parametrize(
+    ("profile", "expected"), [("default", ""), ("qdrant", ""), ("chroma", "abcdef")]
+)
+def test_get_nodes_with_an_empty_id_list(profile, expected):
+    assert [LETTER[n.node_id] for n in filled(profile).get_nodes([])] == list(expected)
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_get_nodes_honours_filters_and_ids_together(profile):
+    store = filled(profile)
+    assert [LETTER[n.node_id] for n in store.get_nodes(filters=RED)] == list("acf")
+    got = store.get_nodes([ID["a"], ID["b"], ID["f"]], filters=RED)
+    assert [LETTER[n.node_id] for n in got] == list("af")
+
+
+@pytest.mark.parametrize(
+    ("profile", "with_vector"), [("default", False), ("chroma", False), ("qdrant", True)]
+)
+def test_get_nodes_carries_the_embedding_only_where_the_integration_does(profile, with_vector):
+    (got,) = filled(profile).get_nodes([ID["b"]])
+    assert (got.embedding is not None) is with_vector
+    if with_vector:
+        assert got.embedding == pytest.approx(VECTORS["b"], abs=1e-7)
+
+
+# --------------------------------------------------------------------------- deletes
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_delete_by_ref_doc_id(profile):
+    store = PlaceboVectorStore(profile=profile)
+    nodes = make_nodes()
+    for letter, n in zip("abcdef", nodes, strict=False):
+        source = "doc-1" if letter in "ab" else "doc-2"
+        n.relationships[NodeRelationship.SOURCE] = RelatedNodeInfo(node_id=source)
+    store.add(nodes)
+    store.delete("doc-1")
+    store.delete("unknown")
+    assert [LETTER[n.node_id] for n in store.get_nodes()] == list("cdef")
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_delete_nodes_by_ids_and_filters(profile):
+    store = filled(profile)
+    store.delete_nodes([ID["a"], ID["b"], uid(99)], filters=RED)
+    assert [LETTER[n.node_id] for n in store.get_nodes()] == list("bcdef")
+    store.delete_nodes([ID["b"]])
+    assert [LETTER[n.node_id] for n in store.get_nodes()] == list("cdef")
+
+
+@pytest.mark.parametrize("profile", ["default", "qdrant"])
+def test_delete_nodes_by_filters_alone(profile):
+    store = filled(profile)
+    store.delete_nodes(filters=RED)
+    assert [LETTER[n.node_id] for n in store.get_nodes()] == list("bde")
+
+
+@pytest.mark.parametrize("profile", ["default", "qdrant"])
+def test_delete_nodes_with_nothing_refuses_to_wipe_the_store(profile):
+    store = filled(profile)
+    with pytest.raises(ValueError, match="needs node_ids or non-empty filters"):
+        store.delete_nodes()
+    with pytest.raises(ValueError, match="needs node_ids or non-empty filters"):
+        store.delete_nodes(None, MetadataFilters(filters=[]))
+    assert store.core_store.count() == 6
+
+
+@pytest.mark.parametrize("profile", ["default", "qdrant"])
+def test_delete_nodes_with_an_empty_id_list_deletes_nothing(profile):
+    store = filled(profile)
+    store.delete_nodes([])
+    assert store.core_store.count() == 6
+
+
+@pytest.mark.parametrize("ids", [None, []])
+def test_chroma_delete_nodes_needs_ids_even_with_filters(ids):
+    store = filled("chroma")
+    with pytest.raises(
+        ValueError, match=r"Expected IDs to be a non-empty list, got 0 IDs in delete\."
+    ):
+        store.delete_nodes(ids, filters=RED)
+    assert store.core_store.count() == 6
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+async def test_clear_and_async_twins(profile):
+    store = PlaceboVectorStore(profile=profile)
+    assert await store.async_add(make_nodes()) == [ID[x] for x in "abcdef"]
+    assert [LETTER[n.node_id] for n in await store.aget_nodes(filters=RED)] == list("acf")
+    await store.adelete_nodes([ID["a"]])
+    result = await store.aquery(VectorStoreQuery(query_embedding=Q, similarity_top_k=2))
+    assert [LETTER[i] for i in result.ids] == ["b", "c"]
+    await store.adelete("None")  # nodes without a source document have ref_doc_id "None"
+    assert store.core_store.count() == 0
+    store.add(make_nodes())
+    await store.aclear()
+    assert store.get_nodes() == []
+
+
+# --------------------------------------------------------------------------- query
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_similarity_top_k_and_filters(profile):
+    store = filled(profile)
+    assert query_letters(store, k=2) == ["a", "b"]
+    assert query_letters(store, k=2, filters=RED) == ["a", "c"]
+
+
+@pytest.mark.parametrize(
+    ("profile", "expected"), [("default", "bd"), ("qdrant", "bd"), ("chroma", "abcdef")]
+)
+def test_node_ids_restrict_where_the_integration_honours_them(profile, expected):
+    store = filled(profile)
+    assert query_letters(store, node_ids=[ID["d"], ID["b"]]) == list(expected)
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_an_empty_node_id_list_is_no_restriction(profile):
+    assert query_letters(filled(profile), node_ids=[]) == list("abcdef")
+
+
+@pytest.mark.parametrize(
+    ("profile", "expected"), [("default", "ce"), ("qdrant", "ce"), ("chroma", "abcdef")]
+)
+def test_doc_ids_restrict_where_the_integration_honours_them(profile, expected):
+    store = PlaceboVectorStore(profile=profile)
+    nodes = make_nodes()
+    for letter, n in zip("abcdef", nodes, strict=False):
+        if letter in "ce":
+            n.relationships[NodeRelationship.SOURCE] = RelatedNodeInfo(node_id=f"doc-{letter}")
+    store.add(nodes)
+    assert query_letters(store, doc_ids=["doc-c", "doc-e"]) == list(expected)
+
+
+@pytest.mark.parametrize(
+    ("profile", "score"), [("default", None), ("chroma", None), ("qdrant", 1.0)]
+)
+def test_query_without_embedding_lists_filtered_nodes(profile, score):
+    store = filled(profile)
+    result = store.query(VectorStoreQuery(query_embedding=None, similarity_top_k=2, filters=RED))
+    assert [LETTER[i] for i in result.ids] == ["a", "c"]
+    assert [LETTER[n.node_id] for n in result.nodes] == ["a", "c"]
+    assert result.similarities == (None if score is None else [score, score])
+
+
+@pytest.mark.parametrize("mode", ["hybrid", "sparse", "svm", "text_search"])
+def test_other_query_modes_raise(mode):
+    with pytest.raises(ValueError, match=r"Invalid query mode: .*supports 'default', 'mmr'"):
+        filled().query(VectorStoreQuery(query_embedding=Q, mode=VectorStoreQueryMode(mode)))
+
+
+def test_unknown_query_kwargs_raise_listing_the_accepted_ones():
+    with pytest.raises(
+        TypeError, match=r"\['mmr_treshold'\]; accepted: fetch_k, mmr_threshold, where"
+    ):
+        filled().query(VectorStoreQuery(query_embedding=Q), mmr_treshold=0.5)
+
+
+def test_prefetch_options_belong_to_the_chroma_profile():
+    with pytest.raises(TypeError, match="need profile 'chroma'"):
+        filled("qdrant").query(VectorStoreQuery(query_embedding=Q), mmr_prefetch_k=10)
+
+
+def test_native_where_kwarg_and_its_conflict_with_filters():
+    store = filled()
+    result = store.query(
+        VectorStoreQuery(query_embedding=Q, similarity_top_k=6), where={"n": {"$gt": 4}}
+    )
+    assert [LETTER[i] for i in result.ids] == ["e", "f"]
+    with pytest.raises(
+        ValueError, match="Cannot specify metadata filters via both query and kwargs"
+    ):
+        store.query(VectorStoreQuery(query_embedding=Q, filters=RED), where={"n": 1})
+
+
+def test_post_filter_mode_and_fetch_k_go_to_the_core():
+    store = filled(filter_mode="post")
+    # post-filtering the 2 nearest (a, b) for "red" leaves only a; fetch_k=3 also reaches c
+    assert query_letters(store, k=2, filters=RED) == ["a"]
+    result = store.query(
+        VectorStoreQuery(query_embedding=Q, similarity_top_k=2, filters=RED), fetch_k=3
+    )
+    assert [LETTER[i] for i in result.ids] == ["a", "c"]
+
+
+# --------------------------------------------------------------------------- MMR
+
+
+def mmr_letters(store, k=3, **kwargs):
+    query = VectorStoreQuery(query_embedding=Q, similarity_top_k=k, mode=VectorStoreQueryMode.MMR)
+    result = store.query(query, **kwargs)
+    return [LETTER[i] for i in result.ids], result.similarities
+
+
+def test_chroma_mmr_matches_the_measured_picks_and_scores():
+    # measured: a, b, f at the default threshold and a, f, b at 0.1, with exp(-d) scores
+    store = filled("chroma")
+    picks, scores = mmr_letters(store)
+    assert picks == ["a", "b", "f"]
+    assert scores == [1.0, 0.6703200420402204, 0.01831563888873418]
+    assert mmr_letters(store, mmr_threshold=0.1)[0] == ["a", "f", "b"]
+
+
+def test_chroma_mmr_prefetch_limits_the_candidates():
+    # with only top_k candidates prefetched MMR can only reorder the nearest three
+    assert mmr_letters(filled("chroma"), mmr_prefetch_k=3)[0] == ["a", "b", "c"]
+    with pytest.raises(ValueError, match="cannot coexist"):
+        mmr_letters(filled("chroma"), mmr_prefetch_k=3, mmr_prefetch_factor=2.0)
+
+
+def test_chroma_mmr_falls_back_to_a_plain_query_with_fewer_candidates_than_top_k():
+    store = filled("chroma")
+    assert mmr_letters(store, k=3, mmr_threshold=0.0)[0] != ["a", "b", "c"]
+    picks, _ = mmr_letters(store, k=3, mmr_threshold=0.0, mmr_prefetch_k=3)
+    assert len(picks) == 3
+    few = PlaceboVectorStore(profile="chroma")
+    few.add(make_nodes()[:2])
+    assert mmr_letters(few, k=3, mmr_threshold=0.0)[0] == ["a", "b"]
+
+
+def test_qdrant_ignores_mmr_mode_like_the_integration():
+    assert mmr_letters(filled("qdrant"), mmr_threshold=0.1)[0] == ["a", "b", "c"]
+
+
+def test_default_mmr_over_all_candidates_with_the_threshold_from_kwargs_then_query():
+    store = filled()
+    assert mmr_letters(store, mmr_threshold=1.0)[0] == ["a", "b", "c"]
+    assert mmr_letters(store, mmr_threshold=0.1)[0] == ["a", "f", "b"]
+    query = VectorStoreQuery(
+        query_embedding=Q, similarity_top_k=3, mode=VectorStoreQueryMode.MMR, mmr_threshold=0.1
+    )
+    assert [LETTER[i] for i in store.query(query).ids] == ["a", "f", "b"]
+    assert [LETTER[i] for i in store.query(query, mmr_threshold=1.0).ids] == ["a", "b", "c"]
+
+
+@pytest.mark.parametrize("bad", [-0.1, 1.5, "0.5", True])
+def test_mmr_threshold_is_validated(bad):
+    with pytest.raises(ValueError, match="mmr_threshold must be a float between 0 and 1"):
+        mmr_letters(filled(), mmr_threshold=bad)
+
+
+# --------------------------------------------------------------------------- faults and core
+
+
+def test_faults_pass_through_to_the_core():
+    store = filled()
+    store.fail_next_query(RuntimeError("down"), times=1)
+    with pytest.raises(RuntimeError, match="down"):
+        query_letters(store)
+    assert query_letters(store, k=1) == ["a"]
+    store.fail_next_query()
+    with pytest.raises(RetrievalTimeout):
+        query_letters(store)
+
+
+def test_manual_visibility_and_refresh():
+    store = PlaceboVectorStore(visibility="manual")
+    store.add(make_nodes())
+    assert store.pending_writes == 6
+    assert query_letters(store) == []
+    store.refresh()
+    assert query_letters(store, k=1) == ["a"]
+
+
+def test_recall_is_deterministic_and_loses_records():
+    runs = [query_letters(filled(recall=0.5)) for _ in range(2)]
+    assert runs[0] == runs[1]
+    assert len(runs[0]) < 6
+
+
+def test_namespaces_are_walls():
+    shared = FakeVectorStore()
+    left = PlaceboVectorStore.from_core_store(shared, namespace="left")
+    right = PlaceboVectorStore.from_core_store(shared, namespace="right")
+    left.add(make_nodes())
+    assert query_letters(right) == []
+    assert query_letters(left, k=1) == ["a"]
+    right.clear()
+    assert shared.count("left") == 6
+
+
+def test_from_core_store_copies_the_configuration_and_shares_the_records():
+    core = FakeVectorStore(profile="qdrant", metric="euclid", filter_mode="post", recall=0.9)
+    store = PlaceboVectorStore.from_core_store(core)
+    assert (store.profile, store.metric, store.filter_mode, store.recall) == (
+        "qdrant",
+        "euclid",
+        "post",
+        0.9,
+    )
+    assert store.core_store is core
+    assert store.client is core
+    store.add(make_nodes())
+    assert core.count() == 6
+
+
+def test_records_seeded_straight_into_the_core_come_back_as_text_nodes():
+    store = PlaceboVectorStore()
+    store.core_store.upsert("seeded", "plain text", {"lang": "en"}, vector=Q)
+    (got,) = store.query(VectorStoreQuery(query_embedding=Q, similarity_top_k=1)).nodes
+    assert (got.node_id, got.get_content(), got.metadata) == (
+        "seeded",
+        "plain text",
+        {"lang": "en"},
+    )
+
+
+def test_embedder_is_shared_with_the_core_store():
+    embed = PlaceboEmbedding(dimensions=32)
+    store = PlaceboVectorStore(embedder=embed)
+    assert store.core_store.embedder is embed.core_embedder
+    plain = FakeEmbedder(dimensions=16)
+    assert PlaceboVectorStore(embedder=plain).core_store.embedder is plain
+
+
+def test_profile_without_llamaindex_facts_is_rejected():
+    with pytest.raises(
+        ValueError,
+        match="profile 'faiss' has no LlamaIndex integration facts; "
+        "PlaceboVectorStore supports: default, chroma, qdrant",
+    ):
+        PlaceboVectorStore(profile="faiss")
+    assert sorted(FACTS) == ["chroma", "default", "qdrant"]
+
+
+def test_stores_text_cannot_be_switched_off():
+    with pytest.raises(ValueError, match="stores_text must be True"):
+        PlaceboVectorStore(stores_text=False)
+
+
+def test_class_name_and_serialisable_fields():
+    store = PlaceboVectorStore(profile="chroma", namespace="t1")
+    assert PlaceboVectorStore.class_name() == "PlaceboVectorStore"
+    dumped = store.to_dict()
+    assert dumped["profile"] == "chroma"
+    assert dumped["namespace"] == "t1"
+
+
+def test_probe_metadata_is_used_by_the_fixture_nodes():
+    assert make_nodes()[0].metadata == PROBE_METADATA["a"]
+
+
+def test_fields_are_frozen_after_construction():
+    store = PlaceboVectorStore()
+    with pytest.raises(ValidationError, match="frozen"):
+        store.profile = "chroma"
+
+
+@pytest.mark.parametrize("threshold", [None, 0.0, 0.1, 0.5, 0.9, 1.0])
+def test_default_mmr_picks_what_simple_vector_store_picks(threshold):
+    from llama_index.core.vector_stores import SimpleVectorStore
+
+    simple = SimpleVectorStore()
+    simple.add(make_nodes())
+    kwargs = {} if threshold is None else {"mmr_threshold": threshold}
+    query = VectorStoreQuery(query_embedding=Q, similarity_top_k=4, mode=VectorStoreQueryMode.MMR)
+    assert filled().query(query, **kwargs).ids == simple.query(query, **kwargs).ids
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "message"),
+    [
+        ({"fetch_k": 0}, ValueError, "fetch_k must be an int >= 1"),
+        ({"where": "color == red"}, TypeError, "where must be a mapping"),
+        ({"mmr_prefetch_factor": 0}, ValueError, "mmr_prefetch_factor must be a finite number > 0"),
+        ({"mmr_prefetch_k": 2.5}, ValueError, "mmr_prefetch_k must be an int >= 1"),
+    ],
+)
+def test_query_option_values_are_validated(kwargs, error, message):
+    with pytest.raises(error, match=message):
+        filled("chroma").query(VectorStoreQuery(query_embedding=Q), **kwargs)
+
+
+@pytest.mark.parametrize("method", ["delete", "delete_nodes"])
+def test_deletes_reject_unknown_keyword_arguments(method):
+    store = filled()
+    args = ("None",) if method == "delete" else ([ID["a"]],)
+    with pytest.raises(TypeError, match=rf"{method}\(\) got unexpected keyword arguments"):
+        getattr(store, method)(*args, shard_identifier=1)
+    assert store.core_store.count() == 6
+
+
+def test_chroma_delete_nodes_reports_an_unsupported_filter_before_missing_ids():
+    not_red = MetadataFilters(filters=[MetadataFilter(key="color", value="red")], condition="not")
+    with pytest.raises(ValueError, match=r"Filter condition FilterCondition\.NOT not supported"):
+        filled("chroma").delete_nodes(None, filters=not_red)
+
+
+def test_facts_are_the_profile_row():
+    assert filled("qdrant").facts is FACTS["qdrant"]
