@@ -1,0 +1,403 @@
+"""Seed manifests and the drift check: what a seeded store should contain, and proof that it does.
+
+A manifest is a small JSON document the seeding step writes and the user commits. Per namespace it
+holds two digests with different jobs: the chunk-ids digest changes when the documents or the
+chunker change (ids are content-derived, see :mod:`placeborag_core.seeding`); the vector digest
+changes when the same chunks got different vectors -- another embedding model, dimension or salt,
+or vectors computed from the wrong text. :func:`check_drift` compares a live store with a manifest
+and raises :class:`DriftError` saying which digest moved, in which namespace, and what that points
+at, so a retrieval test never runs against a store whose premise is no longer true.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from placeborag_core.embedder import FakeEmbedder
+from placeborag_core.seeding import core_store_of
+from placeborag_core.store import FakeVectorStore
+
+__all__ = [
+    "MANIFEST_FORMAT",
+    "Drift",
+    "DriftError",
+    "EmbeddingIdentity",
+    "Manifest",
+    "ManifestError",
+    "NamespaceDigest",
+    "build_manifest",
+    "check_drift",
+    "chunk_ids_digest",
+    "tenant_set_digest",
+    "vector_digest",
+]
+
+MANIFEST_FORMAT = 1
+# Vectors are digested after rounding to this many decimals: far finer than any real change of
+# embedding (which moves every coordinate), far coarser than float32 noise between backends.
+_VECTOR_DECIMALS = 4
+
+POINTS_AT_DOCUMENTS = "the documents or the chunker changed"
+POINTS_AT_EMBEDDING = "the embedding model, its dimensions or its salt changed"
+POINTS_AT_VECTORS = (
+    "the chunks are the same but their vectors are not: the embedding derivation or salt "
+    "changed, or vectors were computed from the wrong text"
+)
+POINTS_AT_TENANTS = "the tenant list changed, or a namespace was left over or never seeded"
+
+
+class ManifestError(ValueError):
+    """A manifest file or mapping is malformed (names the field and what is allowed)."""
+
+
+def _sha256_json(value: Any) -> str:
+    encoded = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(encoded.encode("utf-8")).hexdigest()
+
+
+def tenant_set_digest(namespaces: Iterable[str]) -> str:
+    """SHA-256 over the sorted namespace names."""
+    return _sha256_json(sorted(namespaces))
+
+
+def chunk_ids_digest(ids: Iterable[str]) -> str:
+    """SHA-256 over the sorted chunk ids: order-free, changes with any added or removed id."""
+    return _sha256_json(sorted(ids))
+
+
+def vector_digest(store: object, namespace: str = "") -> str:
+    """SHA-256 over ``(id, vector rounded to 4 decimals)`` for every id of ``namespace``, by id."""
+    ids, _, _, matrix = core_store_of(store).snapshot(namespace)
+    quantised = np.rint(matrix.astype(np.float64) * 10**_VECTOR_DECIMALS).astype("<i8")
+    hasher = hashlib.sha256()
+    for row in sorted(range(len(ids)), key=ids.__getitem__):
+        hasher.update(ids[row].encode("utf-8") + b"\x00" + quantised[row].tobytes() + b"\x00")
+    return hasher.hexdigest()
+
+
+@dataclass(frozen=True)
+class EmbeddingIdentity:
+    """Which embedding space produced the vectors; ``salt_id`` is :attr:`FakeEmbedder.identity`."""
+
+    model_name: str
+    dimensions: int
+    salt_id: str
+
+    @classmethod
+    def of(cls, embedder: FakeEmbedder) -> EmbeddingIdentity:
+        """The identity of ``embedder``."""
+        return cls(embedder.model_name, embedder.dimensions, embedder.identity)
+
+
+@dataclass(frozen=True)
+class NamespaceDigest:
+    """What one namespace should contain. ``chunk_ids`` is kept only when asked for (diagnosis)."""
+
+    chunk_count: int
+    chunk_ids_digest: str
+    vector_digest: str
+    chunk_ids: tuple[str, ...] | None = None
+
+
+@dataclass(frozen=True)
+class Manifest:
+    """The committed description of a seeded store."""
+
+    seed_version: str
+    embedding: EmbeddingIdentity
+    dimension: int
+    tenant_set_digest: str
+    namespaces: Mapping[str, NamespaceDigest]
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready mapping (namespaces sorted)."""
+        namespaces: dict[str, Any] = {}
+        for name in sorted(self.namespaces):
+            entry = self.namespaces[name]
+            item: dict[str, Any] = {
+                "chunk_count": entry.chunk_count,
+                "chunk_ids_digest": entry.chunk_ids_digest,
+                "vector_digest": entry.vector_digest,
+            }
+            if entry.chunk_ids is not None:
+                item["chunk_ids"] = list(entry.chunk_ids)
+            namespaces[name] = item
+        return {
+            "format": MANIFEST_FORMAT,
+            "seed_version": self.seed_version,
+            "embedding": {
+                "model_name": self.embedding.model_name,
+                "dimensions": self.embedding.dimensions,
+                "salt_id": self.embedding.salt_id,
+            },
+            "dimension": self.dimension,
+            "tenant_set_digest": self.tenant_set_digest,
+            "namespaces": namespaces,
+        }
+
+    def to_json(self) -> str:
+        """Stable, diff-friendly JSON (indented, sorted namespaces, trailing newline)."""
+        return json.dumps(self.to_dict(), indent=2, ensure_ascii=False) + "\n"
+
+    def dump(self, path: str | Path) -> None:
+        """Write :meth:`to_json` to ``path`` (UTF-8)."""
+        Path(path).write_text(self.to_json(), encoding="utf-8")
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Manifest:
+        """Parse what :meth:`to_dict` wrote; raises :class:`ManifestError` naming the bad field."""
+        if not isinstance(data, Mapping):
+            raise ManifestError(f"a manifest must be a JSON object, got {type(data).__name__}")
+        if data.get("format") != MANIFEST_FORMAT:
+            raise ManifestError(
+                f"manifest field 'format' must be {MANIFEST_FORMAT}, got {data.get('format')!r}"
+            )
+        embedding = _field(data, "embedding", Mapping)
+        namespaces_data = _field(data, "namespaces", Mapping)
+        namespaces: dict[str, NamespaceDigest] = {}
+        for name, entry in namespaces_data.items():
+            where = f"namespaces[{name!r}]"
+            if not isinstance(entry, Mapping):
+                raise ManifestError(f"manifest field {where} must be an object")
+            ids = entry.get("chunk_ids")
+            if ids is not None and (
+                not isinstance(ids, list) or not all(isinstance(i, str) for i in ids)
+            ):
+                raise ManifestError(f"manifest field {where}.chunk_ids must be a list of str")
+            digest = NamespaceDigest(
+                chunk_count=_field(entry, "chunk_count", int, where),
+                chunk_ids_digest=_field(entry, "chunk_ids_digest", str, where),
+                vector_digest=_field(entry, "vector_digest", str, where),
+                chunk_ids=tuple(ids) if ids is not None else None,
+            )
+            if digest.chunk_ids is not None and (
+                chunk_ids_digest(digest.chunk_ids) != digest.chunk_ids_digest
+                or len(digest.chunk_ids) != digest.chunk_count
+            ):
+                raise ManifestError(
+                    f"manifest field {where}.chunk_ids does not match its chunk_ids_digest and "
+                    "chunk_count (edited by hand?); regenerate the manifest"
+                )
+            namespaces[name] = digest
+        manifest = cls(
+            seed_version=_field(data, "seed_version", str),
+            embedding=EmbeddingIdentity(
+                model_name=_field(embedding, "model_name", str, "embedding"),
+                dimensions=_field(embedding, "dimensions", int, "embedding"),
+                salt_id=_field(embedding, "salt_id", str, "embedding"),
+            ),
+            dimension=_field(data, "dimension", int),
+            tenant_set_digest=_field(data, "tenant_set_digest", str),
+            namespaces=namespaces,
+        )
+        if tenant_set_digest(namespaces) != manifest.tenant_set_digest:
+            raise ManifestError(
+                "manifest field tenant_set_digest does not match its namespaces (edited by hand?)"
+            )
+        return manifest
+
+    @classmethod
+    def from_json(cls, text: str) -> Manifest:
+        """Parse JSON text; raises :class:`ManifestError` on invalid JSON or fields."""
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise ManifestError(f"manifest is not valid JSON: {error}") from None
+        return cls.from_dict(data)
+
+    @classmethod
+    def load(cls, path: str | Path) -> Manifest:
+        """Read a manifest file (errors name the file)."""
+        try:
+            return cls.from_json(Path(path).read_text(encoding="utf-8"))
+        except ManifestError as error:
+            raise ManifestError(f"{path}: {error}") from None
+
+
+def _field(data: Mapping[str, Any], name: str, kind: type[Any], where: str = "") -> Any:
+    label = f"{where}.{name}" if where else name
+    if name not in data:
+        raise ManifestError(f"manifest field {label!r} is missing")
+    value = data[name]
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise ManifestError(
+            f"manifest field {label!r} must be of type {kind.__name__}, got {type(value).__name__}"
+        )
+    return value
+
+
+def build_manifest(
+    store: object,
+    *,
+    seed_version: str = "1",
+    namespaces: Iterable[str] | None = None,
+    record_ids: bool = True,
+) -> Manifest:
+    """Describe what ``store`` holds now (run it right after seeding).
+
+    ``namespaces`` defaults to every namespace holding records. With ``record_ids`` the sorted chunk
+    ids are kept in the manifest, so a drift report can count added and removed ids; without it the
+    manifest stays tiny and drift reports only the change in count.
+    """
+    core = core_store_of(store)
+    if not isinstance(seed_version, str) or not seed_version:
+        raise ValueError(f"seed_version must be a non-empty str, got {seed_version!r}")
+    embedder = core.embedder
+    names = sorted(core.namespaces() if namespaces is None else set(namespaces))
+    entries: dict[str, NamespaceDigest] = {}
+    for name in names:
+        ids = sorted(core.ids(name))
+        entries[name] = NamespaceDigest(
+            chunk_count=len(ids),
+            chunk_ids_digest=chunk_ids_digest(ids),
+            vector_digest=vector_digest(core, name),
+            chunk_ids=tuple(ids) if record_ids else None,
+        )
+    return Manifest(
+        seed_version=seed_version,
+        embedding=EmbeddingIdentity.of(embedder),
+        dimension=core.dimension if core.dimension is not None else embedder.dimensions,
+        tenant_set_digest=tenant_set_digest(names),
+        namespaces=entries,
+    )
+
+
+@dataclass(frozen=True)
+class Drift:
+    """One difference between a store and its manifest.
+
+    ``digest`` names the manifest field that differs; ``namespace`` is None for store-wide fields;
+    ``added``/``removed`` count ids (or namespaces, for the tenant set) the store has beyond / lacks
+    compared with the manifest, None when the manifest did not record the ids.
+    """
+
+    digest: str
+    namespace: str | None
+    expected: str
+    actual: str
+    points_at: str
+    added: int | None = None
+    removed: int | None = None
+
+    def describe(self) -> str:
+        """One line: what differs, where, expected vs actual, what it points at, counts."""
+        where = f" in namespace {self.namespace!r}" if self.namespace is not None else ""
+        counts = ""
+        if self.added is not None and self.removed is not None:
+            counts = f"; {self.added} added, {self.removed} removed"
+        return (
+            f"{self.digest} differs{where} (manifest {self.expected}, store {self.actual}): "
+            f"{self.points_at}{counts}"
+        )
+
+
+class DriftError(AssertionError):
+    """The store no longer matches its manifest; tests that rely on the seed cannot be trusted."""
+
+    def __init__(self, drifts: Iterable[Drift]) -> None:
+        self.drifts = tuple(drifts)
+        lines = "\n".join(f"  - {drift.describe()}" for drift in self.drifts)
+        super().__init__(f"seeded store drifted from its manifest:\n{lines}")
+
+
+def _short(digest: str) -> str:
+    return digest[:12]
+
+
+def _namespace_drifts(core: FakeVectorStore, name: str, want: NamespaceDigest) -> list[Drift]:
+    ids = core.ids(name)
+    have_ids = chunk_ids_digest(ids)
+    if have_ids != want.chunk_ids_digest:
+        added = removed = None
+        if want.chunk_ids is not None:
+            added = len(set(ids) - set(want.chunk_ids))
+            removed = len(set(want.chunk_ids) - set(ids))
+        points_at = POINTS_AT_DOCUMENTS
+        if want.chunk_ids is None:
+            points_at += f" (chunk count {want.chunk_count} -> {len(ids)})"
+        return [
+            Drift(
+                "chunk_ids_digest",
+                name,
+                _short(want.chunk_ids_digest),
+                _short(have_ids),
+                points_at,
+                added,
+                removed,
+            )
+        ]
+    have_vectors = vector_digest(core, name)
+    if have_vectors != want.vector_digest:
+        return [
+            Drift(
+                "vector_digest",
+                name,
+                _short(want.vector_digest),
+                _short(have_vectors),
+                POINTS_AT_VECTORS,
+            )
+        ]
+    return []
+
+
+def check_drift(store: object, manifest: Manifest) -> None:
+    """Raise :class:`DriftError` unless ``store`` holds exactly what ``manifest`` describes.
+
+    ``store`` is a :class:`FakeVectorStore` or an adapter store exposing ``.core_store``. Checked,
+    all reported together: the store's embedder against the manifest's embedding identity (a
+    swapped query-time model would silently mis-rank an index built with another one), the index
+    dimension, the set of namespaces, and per expected namespace the chunk-ids digest and -- when
+    the ids agree -- the vector digest.
+    """
+    core = core_store_of(store)
+    if not isinstance(manifest, Manifest):
+        raise TypeError(f"manifest must be a Manifest, got {type(manifest).__name__}")
+    drifts: list[Drift] = []
+    have = EmbeddingIdentity.of(core.embedder)
+    if have != manifest.embedding:
+        drifts.append(
+            Drift(
+                "embedding.salt_id",
+                None,
+                f"{manifest.embedding.salt_id} ({manifest.embedding.model_name!r}, "
+                f"{manifest.embedding.dimensions} dims)",
+                f"{have.salt_id} ({have.model_name!r}, {have.dimensions} dims)",
+                POINTS_AT_EMBEDDING,
+            )
+        )
+    if core.dimension is not None and core.dimension != manifest.dimension:
+        drifts.append(
+            Drift(
+                "dimension",
+                None,
+                str(manifest.dimension),
+                str(core.dimension),
+                POINTS_AT_EMBEDDING,
+            )
+        )
+    present = set(core.namespaces())
+    expected = set(manifest.namespaces)
+    if tenant_set_digest(present) != manifest.tenant_set_digest:
+        extra, missing = sorted(present - expected), sorted(expected - present)
+        drifts.append(
+            Drift(
+                "tenant_set_digest",
+                None,
+                _short(manifest.tenant_set_digest),
+                _short(tenant_set_digest(present)),
+                f"{POINTS_AT_TENANTS} (unexpected: {extra}, missing: {missing})",
+                len(extra),
+                len(missing),
+            )
+        )
+    for name in sorted(expected & present):
+        drifts.extend(_namespace_drifts(core, name, manifest.namespaces[name]))
+    if drifts:
+        raise DriftError(drifts)

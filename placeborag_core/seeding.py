@@ -1,0 +1,380 @@
+"""Deterministic chunk ids and idempotent seeding of a store, one namespace (tenant) at a time.
+
+A chunk id is a digest of everything that defines the chunk -- the document it came from, the
+chunker that cut it, its position and its (white-space normalised) text -- so re-seeding the same
+corpus produces the same ids and any change to the corpus or the chunker produces new ones.
+Seeding then is a reconciliation, not an append: every expected chunk is written if it is missing
+or differs, and every id the namespace holds that is no longer expected is deleted. Running it
+twice changes nothing the second time, and running it after a run that died half way repairs the
+namespace instead of duplicating it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from placeborag_core.chunking import Chunker, WordChunker
+
+if TYPE_CHECKING:
+    from placeborag_core.store import FakeVectorStore
+
+__all__ = [
+    "CHUNK_METADATA_KEYS",
+    "Chunk",
+    "Document",
+    "DocumentsFileError",
+    "SeedReport",
+    "chunk_documents",
+    "chunk_id",
+    "core_store_of",
+    "normalise_whitespace",
+    "read_documents_jsonl",
+    "seed_namespaces",
+    "seed_store",
+    "text_digest",
+]
+
+# Metadata keys the seeder adds to every chunk; a document may not carry them itself.
+CHUNK_METADATA_KEYS = ("doc_id", "chunk_ordinal", "chunk_start", "chunk_end", "chunker_version")
+
+# Two float32 vectors this close in every coordinate are the same stored vector; backends that
+# re-normalise on write (the qdrant profile) move the last bit or so of some coordinates.
+_VECTOR_TOLERANCE = 1e-6
+
+
+def normalise_whitespace(text: str) -> str:
+    """Collapse every run of white space to one space and strip both ends.
+
+    Only white space is normalised: a chunker change that merely re-spaces a text keeps its text
+    digest, while any change to the words themselves changes it.
+    """
+    return " ".join(text.split())
+
+
+def text_digest(text: str) -> str:
+    """SHA-256 (hex) of the white-space normalised text."""
+    return hashlib.sha256(normalise_whitespace(text).encode("utf-8")).hexdigest()
+
+
+def chunk_id(
+    doc_id: str, *, chunker_version: str, ordinal: int, start: int, end: int, text: str
+) -> str:
+    """The id of one chunk: 32 hex digits of SHA-256 over its defining fields.
+
+    The fields are hashed as a JSON array, so no two different field tuples hash the same input
+    (whatever characters the document id or chunker version contain).
+    """
+    parts = [doc_id, chunker_version, ordinal, start, end, text_digest(text)]
+    encoded = json.dumps(parts, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(encoded.encode("utf-8")).hexdigest()[:32]
+
+
+@dataclass(frozen=True)
+class Document:
+    """A source document: an id (unique in its namespace), its text, metadata for its chunks."""
+
+    id: str
+    text: str
+    metadata: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """One chunk as it will be stored: deterministic id, span text, and its full metadata."""
+
+    id: str
+    doc_id: str
+    ordinal: int
+    start: int
+    end: int
+    text: str
+    metadata: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class SeedReport:
+    """What one seeding run did to one namespace.
+
+    ``upserted`` chunks were missing or differed (text, metadata or vector); ``unchanged`` were
+    already present exactly as expected; ``deleted`` ids were present but no longer expected.
+    """
+
+    namespace: str
+    upserted: int
+    unchanged: int
+    deleted: int
+
+    @property
+    def expected(self) -> int:
+        """How many chunks the namespace holds after the run."""
+        return self.upserted + self.unchanged
+
+    @property
+    def changed(self) -> bool:
+        """Whether the run wrote or deleted anything."""
+        return bool(self.upserted or self.deleted)
+
+
+def core_store_of(store: object) -> FakeVectorStore:
+    """Return the core store behind ``store``: itself, or an adapter's ``.core_store``."""
+    from placeborag_core.store import FakeVectorStore  # the store imports nothing from here
+
+    if isinstance(store, FakeVectorStore):
+        return store
+    inner = getattr(store, "core_store", None)
+    if isinstance(inner, FakeVectorStore):
+        return inner
+    raise TypeError(
+        "expected a placeborag FakeVectorStore or an adapter store exposing it as .core_store, "
+        f"got {type(store).__name__}"
+    )
+
+
+def _check_documents(documents: Sequence[Document]) -> None:
+    seen: set[str] = set()
+    for position, doc in enumerate(documents):
+        if not isinstance(doc, Document):
+            raise TypeError(f"documents[{position}] must be a Document, got {type(doc).__name__}")
+        if not isinstance(doc.id, str) or not doc.id:
+            raise ValueError(f"documents[{position}].id must be a non-empty str, got {doc.id!r}")
+        if not isinstance(doc.text, str):
+            raise TypeError(
+                f"document {doc.id!r}: text must be a str, got {type(doc.text).__name__}"
+            )
+        if not isinstance(doc.metadata, Mapping):
+            raise TypeError(
+                f"document {doc.id!r}: metadata must be a mapping, "
+                f"got {type(doc.metadata).__name__}"
+            )
+        reserved = sorted(set(doc.metadata) & set(CHUNK_METADATA_KEYS))
+        if reserved:
+            raise ValueError(
+                f"document {doc.id!r}: metadata keys {reserved} are reserved for chunk metadata "
+                f"(reserved: {list(CHUNK_METADATA_KEYS)})"
+            )
+        if doc.id in seen:
+            raise ValueError(f"document id {doc.id!r} appears more than once in one namespace")
+        seen.add(doc.id)
+
+
+def chunk_documents(documents: Iterable[Document], chunker: Chunker | None = None) -> list[Chunk]:
+    """Cut ``documents`` into chunks with deterministic ids, in document then chunk order.
+
+    Every chunk's metadata is the document's metadata plus :data:`CHUNK_METADATA_KEYS`. Raises
+    ``ValueError``/``TypeError`` for malformed documents or duplicate document ids.
+    """
+    docs = list(documents)
+    _check_documents(docs)
+    cutter = chunker if chunker is not None else WordChunker()
+    version = cutter.version
+    chunks: list[Chunk] = []
+    for doc in docs:
+        for ordinal, span in enumerate(cutter.split(doc.text)):
+            metadata = {
+                **doc.metadata,
+                "doc_id": doc.id,
+                "chunk_ordinal": ordinal,
+                "chunk_start": span.start,
+                "chunk_end": span.end,
+                "chunker_version": version,
+            }
+            chunks.append(
+                Chunk(
+                    id=chunk_id(
+                        doc.id,
+                        chunker_version=version,
+                        ordinal=ordinal,
+                        start=span.start,
+                        end=span.end,
+                        text=span.text,
+                    ),
+                    doc_id=doc.id,
+                    ordinal=ordinal,
+                    start=span.start,
+                    end=span.end,
+                    text=span.text,
+                    metadata=metadata,
+                )
+            )
+    return chunks
+
+
+def _unchanged_rows(
+    stored: np.ndarray[Any, Any], expected: np.ndarray[Any, Any]
+) -> np.ndarray[Any, Any]:
+    """Which rows of ``stored`` equal those of ``expected`` (float32, within the tolerance)."""
+    if stored.shape != expected.shape:
+        return np.zeros(len(expected), dtype=bool)
+    if not len(expected):
+        return np.zeros(0, dtype=bool)
+    difference = np.abs(stored.astype(np.float32) - expected.astype(np.float32))
+    return np.asarray(difference.max(axis=1) <= _VECTOR_TOLERANCE)
+
+
+def seed_store(
+    store: object,
+    documents: Iterable[Document],
+    *,
+    namespace: str = "",
+    chunker: Chunker | None = None,
+    batch_size: int = 512,
+    progress: Callable[[int, int], None] | None = None,
+) -> SeedReport:
+    """Make ``namespace`` hold exactly the chunks of ``documents``; report what changed.
+
+    ``store`` is a :class:`FakeVectorStore` or an adapter store exposing ``.core_store``; its
+    embedder computes the vectors. Every chunk is embedded (``batch_size`` texts at a time, then
+    ``progress(done, total)`` is called) and compared with what the namespace holds; the missing or
+    different ones are then written in one all-or-nothing ``upsert_many`` (so a malformed document
+    or metadata value the store rejects leaves the namespace untouched), and finally every id the
+    namespace holds that the documents no longer produce is deleted.
+    """
+    core = core_store_of(store)
+    if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
+        raise ValueError(f"batch_size must be an int >= 1, got {batch_size!r}")
+    if not isinstance(namespace, str):
+        raise TypeError(f"namespace must be a str, got {type(namespace).__name__}")
+    embedder = core.embedder
+    chunks = chunk_documents(documents, chunker)
+
+    ids, texts, metadata, matrix = core.snapshot(namespace)
+    row_of = {record_id: row for row, record_id in enumerate(ids)}
+    writes: list[dict[str, Any]] = []
+    total = len(chunks)
+    for first in range(0, total, batch_size):
+        batch = chunks[first : first + batch_size]
+        vectors = embedder.embed_many([chunk.text for chunk in batch]).astype(np.float32)
+        rows = [row_of.get(chunk.id, -1) for chunk in batch]
+        stored = [i for i, row in enumerate(rows) if row >= 0]
+        same_vector = np.zeros(len(batch), dtype=bool)
+        if stored:
+            same_vector[stored] = _unchanged_rows(
+                matrix[[rows[i] for i in stored]], vectors[stored]
+            )
+        for i, (chunk, row) in enumerate(zip(batch, rows, strict=True)):
+            if same_vector[i] and texts[row] == chunk.text and metadata[row] == chunk.metadata:
+                continue
+            writes.append(
+                {
+                    "id": chunk.id,
+                    "text": chunk.text,
+                    "metadata": dict(chunk.metadata),
+                    "vector": vectors[i],
+                }
+            )
+        if progress is not None:
+            progress(min(first + batch_size, total), total)
+
+    if writes:
+        core.upsert_many(writes, namespace=namespace)
+    stale = set(ids) - {chunk.id for chunk in chunks}
+    deleted = core.delete(sorted(stale), namespace=namespace) if stale else 0
+    return SeedReport(
+        namespace=namespace,
+        upserted=len(writes),
+        unchanged=total - len(writes),
+        deleted=deleted,
+    )
+
+
+def seed_namespaces(
+    store: object,
+    tenants: Mapping[str, Iterable[Document]],
+    *,
+    chunker: Chunker | None = None,
+    batch_size: int = 512,
+    progress: Callable[[int, int], None] | None = None,
+) -> dict[str, SeedReport]:
+    """Seed one namespace per tenant (``{namespace: documents}``), in sorted namespace order.
+
+    Namespaces of the store that are not in ``tenants`` are left alone: the drift check reports
+    them as an unexpected tenant set. Every tenant's documents are validated before any is seeded.
+    """
+    plans = {name: list(docs) for name, docs in sorted(tenants.items())}
+    for name, docs in plans.items():
+        if not isinstance(name, str):
+            raise TypeError(f"namespace names must be str, got {type(name).__name__}")
+        _check_documents(docs)
+    return {
+        name: seed_store(
+            store, docs, namespace=name, chunker=chunker, batch_size=batch_size, progress=progress
+        )
+        for name, docs in plans.items()
+    }
+
+
+class DocumentsFileError(ValueError):
+    """A documents file cannot be read or a line of it is malformed (names the file and line)."""
+
+
+_DOCUMENT_KEYS = {"id", "text", "metadata", "namespace"}
+
+
+def _parse_document_line(line: str, where: str) -> tuple[str, Document]:
+    try:
+        data = json.loads(line)
+    except json.JSONDecodeError as error:
+        raise DocumentsFileError(f"{where}: invalid JSON ({error.msg})") from None
+    if not isinstance(data, dict):
+        raise DocumentsFileError(f"{where}: expected a JSON object, got {type(data).__name__}")
+    unknown = sorted(set(data) - _DOCUMENT_KEYS)
+    if unknown:
+        raise DocumentsFileError(
+            f"{where}: unknown keys {unknown} (allowed: {sorted(_DOCUMENT_KEYS)})"
+        )
+    doc_id, text = data.get("id"), data.get("text")
+    metadata, namespace = data.get("metadata", {}), data.get("namespace", "")
+    if not isinstance(doc_id, str) or not doc_id:
+        raise DocumentsFileError(f"{where}: 'id' must be a non-empty string, got {doc_id!r}")
+    if not isinstance(text, str):
+        raise DocumentsFileError(f"{where}: 'text' must be a string, got {type(text).__name__}")
+    if not isinstance(metadata, dict):
+        raise DocumentsFileError(
+            f"{where}: 'metadata' must be an object, got {type(metadata).__name__}"
+        )
+    if not isinstance(namespace, str):
+        raise DocumentsFileError(
+            f"{where}: 'namespace' must be a string, got {type(namespace).__name__}"
+        )
+    reserved = sorted(set(metadata) & set(CHUNK_METADATA_KEYS))
+    if reserved:
+        raise DocumentsFileError(f"{where}: metadata keys {reserved} are reserved for chunks")
+    return namespace, Document(doc_id, text, metadata)
+
+
+def read_documents_jsonl(path: str | Path) -> dict[str, list[Document]]:
+    """Read a JSONL file of documents into ``{namespace: [Document, ...]}``.
+
+    One JSON object per line: ``{"id": str, "text": str, "metadata": {...}, "namespace": str}``
+    (``metadata`` and ``namespace`` optional, namespace default ``""``); blank lines are skipped.
+    Any problem raises :class:`DocumentsFileError` naming the file and the 1-based line.
+    """
+    try:
+        with open(path, encoding="utf-8") as handle:
+            lines = handle.readlines()
+    except (OSError, UnicodeDecodeError) as error:
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+        raise DocumentsFileError(f"{path}: cannot read: {reason}") from None
+    tenants: dict[str, list[Document]] = {}
+    first_line: dict[tuple[str, str], int] = {}
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        where = f"{path}:{number}"
+        namespace, doc = _parse_document_line(line, where)
+        key = (namespace, doc.id)
+        if key in first_line:
+            raise DocumentsFileError(
+                f"{where}: document id {doc.id!r} already used on line {first_line[key]} "
+                f"(namespace {namespace!r})"
+            )
+        first_line[key] = number
+        tenants.setdefault(namespace, []).append(doc)
+    return tenants
