@@ -6,10 +6,77 @@ and faults that happen the same way on every run. This package depends on numpy 
 """
 
 from placeborag_core._version import __version__
+from placeborag_core.assertions import assert_top_k, assert_top_k_unordered
+from placeborag_core.chunking import Span, WordChunker
 from placeborag_core.embedder import FakeEmbedder, cosine_similarity
+from placeborag_core.errors import DimensionError, FilterError, RetrievalError, RetrievalTimeout
+from placeborag_core.explain import Explanation, SharedFeature, explain
+from placeborag_core.isolation import IsolationError, assert_tenant_isolation
+from placeborag_core.manifest import (
+    Drift,
+    DriftError,
+    Manifest,
+    ManifestError,
+    build_manifest,
+    check_drift,
+)
+from placeborag_core.options import OptionError, RoutedOptions, route_options
+from placeborag_core.profiles import PROFILES, Profile
+from placeborag_core.records import Match, Record, Trace
+from placeborag_core.scenarios import CannedChunk, ContextState, context_states
+from placeborag_core.seeding import (
+    Document,
+    DocumentsFileError,
+    SeedReport,
+    chunk_documents,
+    chunk_id,
+    read_documents_jsonl,
+    seed_namespaces,
+    seed_store,
+)
+from placeborag_core.store import FakeVectorStore
 
 __all__ = [
+    "PROFILES",
+    "CannedChunk",
+    "ContextState",
+    "DimensionError",
+    "Document",
+    "DocumentsFileError",
+    "Drift",
+    "DriftError",
+    "Explanation",
     "FakeEmbedder",
+    "FakeVectorStore",
+    "FilterError",
+    "IsolationError",
+    "Manifest",
+    "ManifestError",
+    "Match",
+    "OptionError",
+    "Profile",
+    "Record",
+    "RetrievalError",
+    "RetrievalTimeout",
+    "RoutedOptions",
+    "SeedReport",
+    "SharedFeature",
+    "Span",
+    "Trace",
+    "WordChunker",
     "__version__",
+    "assert_tenant_isolation",
+    "assert_top_k",
+    "assert_top_k_unordered",
+    "build_manifest",
+    "check_drift",
+    "chunk_documents",
+    "chunk_id",
+    "context_states",
     "cosine_similarity",
+    "explain",
+    "read_documents_jsonl",
+    "route_options",
+    "seed_namespaces",
+    "seed_store",
 ]
