@@ -84,6 +84,11 @@ class FilterDialect:
     to all-str or all-int (Qdrant's MatchAny/MatchExcept). ``bool_bounds``: a bool bound counts as
     0/1 instead of being rejected. ``exists``: ``"key"`` (the key is present) or ``"not_empty"``
     (Qdrant has no presence test; ``$exists: false`` is IsEmpty: missing, None or ``[]``).
+    ``int_vs_float_operand``: ``"exact"`` compares an int value with a float operand as numbers;
+    ``"truncate"`` first truncates the float operand toward zero, saturating at the int64 range
+    (Chroma's Rust ``as i64``), so ``2.5`` equals ``2`` and ``$lt 2.5`` excludes ``2``. It applies
+    to ``$eq``, ``$ne``, ``$in``, ``$nin`` and the bounds against a scalar int value (never a bool,
+    never a float value), not to ``$contains``/``$any``/``$all`` on list elements.
     """
 
     name: str
@@ -99,6 +104,7 @@ class FilterDialect:
     match_operands: Literal["any", "str_or_int"] = "any"
     bool_bounds: bool = False
     exists: Literal["key", "not_empty"] = "key"
+    int_vs_float_operand: Literal["exact", "truncate"] = "exact"
     error_suffix: str = ""
 
 
@@ -153,6 +159,32 @@ def _scalar_eq(value: Any, operand: Any, dialect: FilterDialect) -> bool:
     return bool(value == operand)
 
 
+_I64_MIN, _I64_MAX = -(2**63), 2**63 - 1
+
+
+def _as_i64(operand: float) -> int:
+    """Rust's ``operand as i64``: toward zero, saturating at the int64 range, NaN becomes 0."""
+    if math.isnan(operand):
+        return 0
+    if operand >= _I64_MAX:
+        return _I64_MAX
+    if operand <= _I64_MIN:
+        return _I64_MIN
+    return int(operand)
+
+
+def _operand_for(value: Any, operand: Any, dialect: FilterDialect) -> Any:
+    """The operand as the dialect compares it with this scalar ``value`` (see ``FilterDialect``)."""
+    if (
+        dialect.int_vs_float_operand == "truncate"
+        and isinstance(operand, float)
+        and isinstance(value, int)
+        and not isinstance(value, bool)
+    ):
+        return _as_i64(operand)
+    return operand
+
+
 def _lookups(operand: Any, dialect: FilterDialect) -> list[tuple[str, Any]]:
     """Index keys whose rows equal ``operand`` under the dialect (mirrors ``_scalar_eq``)."""
     if isinstance(operand, bool):
@@ -167,7 +199,9 @@ def _lookups(operand: Any, dialect: FilterDialect) -> list[tuple[str, Any]]:
         except OverflowError:
             return [("i", operand)]
     keys: list[tuple[str, Any]] = [("f", operand)]
-    if math.isfinite(operand) and operand.is_integer():
+    if dialect.int_vs_float_operand == "truncate":
+        keys.append(("i", _as_i64(operand)))
+    elif math.isfinite(operand) and operand.is_integer():
         keys.append(("i", int(operand)))
     return keys
 
@@ -304,16 +338,17 @@ class _Field(Predicate):
     def _equal(self, value: Any, operand: Any) -> bool:
         if isinstance(value, list):
             if self.dialect.list_values == "any_element":
-                return any(_scalar_eq(item, operand, self.dialect) for item in value)
+                return any(self._item_equal(item, operand) for item in value)
             return False
-        return _scalar_eq(value, operand, self.dialect)
+        return self._item_equal(value, operand)
+
+    def _item_equal(self, item: Any, operand: Any) -> bool:
+        return _scalar_eq(item, _operand_for(item, operand, self.dialect), self.dialect)
 
     def _excluded(self, value: Any, operands: Sequence[Any]) -> bool:
         if self.dialect.list_values == "any_element":
             items = value if isinstance(value, list) else [] if value is None else [value]
-            return any(
-                not any(_scalar_eq(item, op, self.dialect) for op in operands) for item in items
-            )
+            return any(not any(self._item_equal(item, op) for op in operands) for item in items)
         return not any(self._equal(value, op) for op in operands)
 
     def _op_eq(self, value: Any) -> bool:
@@ -332,10 +367,10 @@ class _Field(Predicate):
         items = value if isinstance(value, list) else [value]
         if isinstance(value, list) and self.dialect.list_values == "whole":
             return False
-        bound = self.operand
         for item in items:
             if not _is_number(item):
                 continue
+            bound = _operand_for(item, self.operand, self.dialect)
             if self.op == "$gt" and item > bound:
                 return True
             if self.op == "$gte" and item >= bound:

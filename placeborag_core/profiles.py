@@ -23,7 +23,13 @@ from placeborag_core.filters import CORE_FIELD_OPERATORS, CORE_LOGIC_OPERATORS, 
 
 __all__ = ["PROFILES", "IdRule", "KRule", "MetricVariant", "Profile", "point_id_key"]
 
-TieRule = Literal["insertion", "point_id", "first_inserted_descending"]
+TieRule = Literal["insertion", "point_id", "faiss_heap"]
+"""How equal scores are ordered and cut. ``insertion``: the k best by (score, insertion slot).
+``point_id``: by (score, Qdrant point id). ``faiss_heap``: faiss's k-selection heap
+(``faiss/utils/Heap.h``, CMin): every record strictly better than the k-th score is kept, and of
+the records tied with it the survivors are those a position-order replay of the heap leaves
+(each later, strictly better record evicts the earliest kept tie); each tie group is returned in
+descending position, as the heap's final sort leaves it."""
 
 
 @dataclass(frozen=True)
@@ -218,6 +224,7 @@ CHROMA = Profile(
         numeric_equality="numeric",
         list_values="whole",
         contains_substring=False,
+        int_vs_float_operand="truncate",
         error_suffix=" in query.",
     ),
     upsert_metadata="merge",
@@ -246,6 +253,15 @@ CHROMA = Profile(
             (
                 "backends.md Q3 (q3_filters.py, q3b_filters_extra.py): $ne/$nin match a "
                 "missing key; 1 == 1.0; bool != int; $contains is array membership"
+            ),
+        ),
+        (
+            "float operand vs int value",
+            (
+                "tests/fidelity/probes/chroma_float_operand_vs_int.py (chromadb 1.5.9): a float "
+                "operand is truncated toward zero (Rust `as i64`) before it meets an int value, "
+                "for $eq/$ne/$in/$nin and the bounds: 2.5 matches 2, $lt 2.5 excludes 2, "
+                "$gt -1.5 excludes -1; float values compare as floats"
             ),
         ),
         ("filter errors", "backends.md Q3 error table; chromadb/api/types.py validate_where"),
@@ -378,9 +394,14 @@ FAISS = Profile(
             "ip",
             "dot_f32",
             True,
-            "first_inserted_descending",
+            "faiss_heap",
             description="inner product (float32), higher is better (IndexFlatIP)",
-            evidence="backends.md Q2: ties select the first k inserted, in descending position",
+            evidence=(
+                "tests/fidelity/probes/faiss_ip_heap_ties.py (faiss-cpu 1.15.1, 800/800 "
+                "searches): the CMin heap decides which tied records survive the cut; tie "
+                "groups come back in descending position. backends.md Q2 (pure ties: the first "
+                "k inserted) is the special case without better records"
+            ),
         ),
     ),
     listing_order="insertion",

@@ -13,7 +13,8 @@ Query pipeline (each step a small method, in this order):
 3. the ``ids=`` restriction and, in filter mode ``pre``, the filter mask are applied;
 4. recall dropout removes each row with probability ``1 - recall`` (keyed hash of query and id);
 5. the profile's formula scores every row in one pass over the matrix;
-6. the best rows are selected with ``argpartition`` and ordered by the profile's tie rule;
+6. the best rows are selected with ``argpartition`` and ordered by the profile's tie rule (which
+   also decides which of the records tied at the cut survive: see ``profiles.TieRule``);
 7. in filter mode ``post`` the filter runs on the ``fetch_k`` selected rows (so fewer than ``k``
    may remain) and the list is cut to ``k``;
 8. ``Match`` objects are built with copies of the text and metadata.
@@ -938,17 +939,23 @@ def _select(
     limit: int | None,
     profile: Profile,
 ) -> npt.NDArray[np.intp]:
-    """Step 6: the best ``limit`` of ``rows`` (all if None), ordered by score then tie rule."""
+    """Step 6: the best ``limit`` of ``rows`` (all if None), ordered by score then tie rule.
+
+    ``rows`` are ascending (row order is insertion position)."""
     if len(rows) == 0:
         return rows
     badness = scores[rows]
     if profile.higher_is_better:
         badness = -badness
+    rule = profile.tie_rule
     if limit is not None and limit < len(rows):
         cut = np.argpartition(badness, limit - 1)[:limit]
-        keep = np.flatnonzero(badness <= badness[cut].max())
+        worst = badness[cut].max()
+        if rule == "faiss_heap":
+            keep = _heap_survivors(badness, worst, limit)
+        else:
+            keep = np.flatnonzero(badness <= worst)
         rows, badness = rows[keep], badness[keep]
-    rule = profile.tie_rule
     if rule == "point_id":
         keys = [_point_key(part.row_id[r]) for r in rows.tolist()]
         rank = np.empty(len(keys), dtype=np.intp)
@@ -959,15 +966,37 @@ def _select(
     if limit is not None:
         order = order[:limit]
     chosen = rows[order]
-    if rule == "first_inserted_descending":
+    if rule == "faiss_heap":
         chosen = _reverse_tie_groups(chosen, badness[order])
     return chosen
+
+
+def _heap_survivors(badness: npt.NDArray[Any], worst: Any, k: int) -> npt.NDArray[np.intp]:
+    """Which of the candidates (in position order) faiss's k-selection heap keeps.
+
+    faiss (``Heap.h``, CMin for inner product) replaces the heap top only with a strictly better
+    candidate, and the top is the worst kept record, the earliest one among equals. Records worse
+    than ``worst`` (the k-th best badness) never change which others survive, and records better
+    than it are always kept. So, over the contenders (badness <= worst) in position order: the
+    first ``k`` fill the heap, later ties never enter, and each later strictly better contender
+    evicts the earliest tie still kept. This is that replay in closed form (the probe
+    ``tests/fidelity/probes/faiss_ip_heap_ties.py`` runs the heap itself).
+    """
+    contenders = np.flatnonzero(badness <= worst)
+    better = badness[contenders] < worst
+    late_better = int(np.count_nonzero(better[k:]))
+    head = contenders[:k]
+    head_ties = head[~better[:k]]
+    kept: npt.NDArray[np.intp] = np.sort(
+        np.concatenate((contenders[better], head_ties[late_better:]))
+    )
+    return kept
 
 
 def _reverse_tie_groups(
     rows: npt.NDArray[np.intp], badness: npt.NDArray[Any]
 ) -> npt.NDArray[np.intp]:
-    """FAISS IndexFlatIP: within each group of equal scores, descending insertion position."""
+    """FAISS IndexFlatIP's final heap sort: each group of equal scores in descending position."""
     out: npt.NDArray[np.intp] = rows.copy()
     start = 0
     values = badness.tolist()

@@ -292,3 +292,67 @@ def test_qdrant_exists_is_the_negation_of_is_empty() -> None:
     default = FakeVectorStore()
     default.upsert("1", None, {"color": None}, vector=[1.0])
     assert [m.id for m in default.query([1.0], where={"color": {"$exists": True}})] == ["1"]
+
+
+# tests/fidelity/probes/chroma_float_operand_vs_int.py: Chroma truncates a float operand toward
+# zero (Rust `as i64`) before comparing it with an int value; float values compare as floats.
+TRUNC_VALUES: list[int | float] = [1, 2, 3, -1, -2, 2.0, 2.5]
+
+
+@pytest.mark.parametrize("filter_mode", ["pre", "post"])
+@pytest.mark.parametrize(
+    ("where", "expected"),
+    [
+        ({"n": 2.5}, [2, 2.5]),
+        ({"n": {"$eq": 2.9}}, [2]),
+        ({"n": {"$eq": -1.5}}, [-1]),
+        ({"n": {"$eq": 2.0}}, [2, 2.0]),
+        ({"n": {"$in": [2.5]}}, [2, 2.5]),
+        ({"n": {"$in": [2.9, 1.0]}}, [1, 2]),
+        ({"n": {"$ne": 2.5}}, [-2, -1, 1, 2.0, 3]),
+        ({"n": {"$nin": [2.5, -1.5]}}, [-2, 1, 2.0, 3]),
+        ({"n": {"$gte": 2.9}}, [2, 3]),
+        ({"n": {"$gte": 2.5}}, [2, 2.5, 3]),
+        ({"n": {"$lt": 2.5}}, [-2, -1, 1, 2.0]),
+        ({"n": {"$gt": -1.5}}, [1, 2, 2.0, 2.5, 3]),
+        ({"n": {"$lte": -1.5}}, [-2, -1]),
+        ({"$or": [{"n": 1.5}, {"n": {"$in": [-2.5]}}]}, [-2, 1]),
+    ],
+)
+def test_chroma_truncates_a_float_operand_against_int_values(
+    where: Any, expected: list[float], filter_mode: Any
+) -> None:
+    store = FakeVectorStore(profile="chroma", filter_mode=filter_mode)
+    store.upsert_many(
+        [(f"v{i}", None, {"n": v}, [1.0, float(i)]) for i, v in enumerate(TRUNC_VALUES)]
+    )
+    found = [m.metadata["n"] for m in store.query([1.0, 0.0], k=50, where=where, fetch_k=50)]
+    assert sorted(found, key=float) == expected
+    # the int/float split matters: 2 and 2.0 are different rows
+    assert [type(v) for v in sorted(found, key=float)] == [type(v) for v in expected]
+
+
+def test_chroma_float_operand_saturates_like_rust_as_i64() -> None:
+    store = FakeVectorStore(profile="chroma")
+    store.upsert("max", None, {"n": 2**63 - 1}, vector=[1.0])
+    store.upsert("min", None, {"n": -(2**63)}, vector=[1.0])
+
+    def hits(where: Any) -> list[str]:
+        return [m.id for m in store.query([1.0], k=5, where=where)]
+
+    assert hits({"n": {"$gte": 1e300}}) == ["max"]  # 1e300 as i64 == i64::MAX
+    assert hits({"n": {"$lte": float("-inf")}}) == ["min"]
+    assert hits({"n": float("inf")}) == ["max"]
+
+
+@pytest.mark.parametrize("profile", ["default", "qdrant", "faiss", "weaviate"])
+def test_other_profiles_compare_a_float_operand_with_ints_as_numbers(profile: str) -> None:
+    store = FakeVectorStore(profile=profile)
+    store.upsert_many([(str(i + 1), None, {"n": v}, [1.0]) for i, v in enumerate([1, 2, 3])])
+
+    def hits(where: Any) -> list[str]:
+        return [m.id for m in store.query([1.0], k=5, where=where)]
+
+    assert hits({"n": 2.5}) == []
+    assert hits({"n": {"$gte": 2.5}}) == ["3"]
+    assert hits({"n": {"$lt": 2.5}}) == ["1", "2"]

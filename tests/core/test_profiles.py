@@ -262,6 +262,51 @@ def test_faiss_ip_reverses_each_tie_group_separately() -> None:
     assert [m.id for m in store.query([1.0, 0.0], k=4)] == ["a2", "a1", "b2", "b1"]
 
 
+def _ip_scores(scores: list[float]) -> FakeVectorStore:
+    """A faiss/ip store whose record ``p<i>`` scores ``scores[i]`` against the query [1, 0]."""
+    store = FakeVectorStore(profile="faiss", metric="ip")
+    store.upsert_many([(f"p{i}", None, None, [s, 0.0]) for i, s in enumerate(scores)])
+    return store
+
+
+@pytest.mark.parametrize(
+    ("scores", "k", "expected"),
+    [
+        # tests/fidelity/probes/faiss_ip_heap_ties.py: the heap is filled by p0-p2; the better
+        # p3 evicts the earliest kept tie (p0), so p1 and p2 survive, not "the first inserted".
+        ([1.0, 1.0, 1.0, 2.0], 3, ["p3", "p2", "p1"]),
+        ([1.0, 1.0, 3.0, 1.0, 2.0, 1.0], 3, ["p2", "p4", "p1"]),
+        ([1.0, 1.0, 1.0, 1.0, 1.0, 2.0, 2.0], 4, ["p6", "p5", "p3", "p2"]),
+        # a better record that arrives first evicts nothing: the first ties stay
+        ([2.0, 1.0, 1.0, 1.0], 2, ["p0", "p1"]),
+        # worse records never protect or replace a tie
+        ([1.0, 0.5, 1.0, 0.25, 1.0, 2.0], 3, ["p5", "p4", "p2"]),
+    ],
+)
+def test_faiss_ip_heap_decides_which_ties_survive_the_cut(
+    scores: list[float], k: int, expected: list[str]
+) -> None:
+    assert [m.id for m in _ip_scores(scores).query([1.0, 0.0], k=k)] == expected
+
+
+def test_faiss_ip_heap_runs_over_the_candidates_only() -> None:
+    store = FakeVectorStore(profile="faiss", metric="ip")
+    scores = [1.0, 1.0, 1.0, 2.0, 3.0]
+    store.upsert_many([(f"p{i}", None, {"in": i != 4}, [s, 0.0]) for i, s in enumerate(scores)])
+    # p4 is filtered out before the heap, so only p3 evicts a tie (p0)
+    assert [m.id for m in store.query([1.0, 0.0], k=3, where={"in": True})] == ["p3", "p2", "p1"]
+    # without a cut nothing is evicted: score order, each tie group in descending position
+    ranked = [t.id for t in store.trace([1.0, 0.0]) if t.rank is not None]
+    assert ranked == ["p4", "p3", "p2", "p1", "p0"]
+
+
+def test_faiss_l2_keeps_the_first_inserted_ties_with_mixed_scores() -> None:
+    store = FakeVectorStore(profile="faiss")
+    offsets = [1.0, 1.0, 1.0, 0.0]  # squared distances from the query [0, 1]
+    store.upsert_many([(f"p{i}", None, None, [d, 1.0]) for i, d in enumerate(offsets)])
+    assert [m.id for m in store.query([0.0, 1.0], k=3)] == ["p3", "p0", "p1"]
+
+
 def test_default_ties_follow_insertion() -> None:
     store = _tied("default", ["z", "y", "x"])
     assert [m.id for m in store.query([0.0, 0.0, 1.0], k=2)] == ["z", "y"]
@@ -424,7 +469,8 @@ def test_with_metric_and_custom_profiles() -> None:
     cosine = chroma.with_metric("cosine")
     assert (cosine.name, cosine.metric, cosine.higher_is_better) == ("chroma", "cosine", False)
     assert PROFILES["faiss"].with_metric("ip").higher_is_better is True
-    assert PROFILES["faiss"].with_metric("ip").tie_rule == "first_inserted_descending"
+    assert PROFILES["faiss"].with_metric("ip").tie_rule == "faiss_heap"
+    assert PROFILES["faiss"].tie_rule == "insertion"  # IndexFlatL2: k smallest by (d, position)
     with pytest.raises(ValueError, match="profile 'faiss' has no metric 'cosine'"):
         PROFILES["faiss"].with_metric("cosine")
     store = FakeVectorStore(profile=cosine)
