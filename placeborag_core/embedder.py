@@ -60,6 +60,8 @@ _NGRAM_SALT = np.uint64(0)
 _SPACE = 32
 _BLOCK = 1024  # texts per vectorised block in embed_many
 _FEW_TOKENS = 8  # up to this many new tokens are hashed with Python integers, not numpy
+# A feature's code is ``bucket * 4 + index`` into this table of its signed weight.
+_CODE_WEIGHTS = np.array([-_NGRAM_WEIGHT, _NGRAM_WEIGHT, -_WORD_WEIGHT, _WORD_WEIGHT])
 
 FeatureKind = Literal["word", "ngram", "cluster", "fallback"]
 FloatArray = npt.NDArray[np.float64]
@@ -356,11 +358,11 @@ class FakeEmbedder:
         if not token_list:
             return np.array(self._fallback, dtype=np.float64)
         table = self._tokens.intern(token_list)
-        spans = [table.spans[i] for i in map(table.ids.__getitem__, token_list)]
-        buckets = np.concatenate([table.buckets[span] for span in spans])
-        weights = np.concatenate([table.weights[span] for span in spans])
+        codes = np.concatenate(
+            [table.codes[table.spans[i]] for i in map(table.ids.__getitem__, token_list)]
+        )
         vector: FloatArray = np.bincount(
-            buckets, weights=weights, minlength=self._dimensions
+            codes >> 2, weights=_CODE_WEIGHTS[codes & 3], minlength=self._dimensions
         ).astype(np.float64, copy=False)
         squared = float(vector @ vector)
         if squared == 0.0:
@@ -370,8 +372,8 @@ class FakeEmbedder:
 
     def _hash_tokens(
         self, new_tokens: list[str]
-    ) -> tuple[npt.NDArray[np.int64], FloatArray, npt.NDArray[np.int64]]:
-        """Buckets and signed weights of the features of new tokens, and each one's token index.
+    ) -> tuple[npt.NDArray[np.int64], FloatArray, npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+        """Buckets, signed weights and codes of the features of new tokens, and their token index.
 
         Many tokens go through the vectorised :meth:`_hash`; a few (a query's new words) through
         :func:`~placeborag_core.hashing.span_hash`, which computes the same values with Python
@@ -379,7 +381,7 @@ class FakeEmbedder:
         """
         if len(new_tokens) > _FEW_TOKENS:
             hashed = self._hash([[token] for token in new_tokens])
-            return hashed.buckets, hashed.values, hashed.rows
+            return hashed.buckets, hashed.values, _codes(hashed.buckets, hashed.values), hashed.rows
         buckets: list[int] = []
         weights: list[float] = []
         owners: list[int] = []
@@ -397,9 +399,12 @@ class FakeEmbedder:
                 buckets.append(((value >> 32) * width) >> 32)
                 weights.append(weight if value & 1 else -weight)
                 owners.append(owner)
+        bucket_array = np.array(buckets, dtype=np.int64)
+        weight_array = np.array(weights, dtype=np.float64)
         return (
-            np.array(buckets, dtype=np.int64),
-            np.array(weights, dtype=np.float64),
+            bucket_array,
+            weight_array,
+            _codes(bucket_array, weight_array),
             np.array(owners, dtype=np.int64),
         )
 
@@ -468,6 +473,13 @@ class FakeEmbedder:
         }
         encoded = json.dumps(spec, sort_keys=True, ensure_ascii=False).encode("utf-8")
         return hashlib.blake2b(encoded, digest_size=8).hexdigest()
+
+
+def _codes(buckets: npt.NDArray[np.int64], weights: FloatArray) -> npt.NDArray[np.int64]:
+    """Pack bucket and signed weight into one code (see ``_CODE_WEIGHTS``)."""
+    index = 2 * (np.abs(weights) == _WORD_WEIGHT) + (weights > 0)
+    packed: npt.NDArray[np.int64] = buckets * 4 + index.astype(np.int64)
+    return packed
 
 
 def cosine_similarity(a: Sequence[float] | FloatArray, b: Sequence[float] | FloatArray) -> float:

@@ -39,6 +39,10 @@ _BOUNDARY = BOUNDARY
 # folding reduce to lower().
 _ASCII_SEPARATORS = bytes([*range(1, 33), 127]) + b"!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"
 _ASCII_TABLE = bytes.maketrans(_ASCII_SEPARATORS, b" " * len(_ASCII_SEPARATORS))
+# A single text has no batch boundary: there NUL is one more separator.
+_ASCII_TABLE_SINGLE = bytes.maketrans(
+    b"\x00" + _ASCII_SEPARATORS, b" " * (len(_ASCII_SEPARATORS) + 1)
+)
 
 
 def _fold(text: str) -> str:
@@ -83,4 +87,6 @@ def tokens(text: str) -> list[str]:
     A token is a run of word characters, or a single symbol such as an emoji. Punctuation only
     separates tokens, so ``"refund-policy!"`` and ``"refund policy"`` have the same tokens.
     """
+    if text.isascii():
+        return text.lower().encode("ascii").translate(_ASCII_TABLE_SINGLE).decode("ascii").split()
     return tokenise_many([text])[0]

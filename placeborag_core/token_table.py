@@ -20,15 +20,15 @@ __all__ = ["TokenTable"]
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
-#: Hashes a list of new tokens: returns every feature's bucket, signed weight and token index.
-Hasher = Callable[[list[str]], tuple[IntArray, FloatArray, IntArray]]
+#: Hashes a list of new tokens: returns every feature's bucket, signed weight, code and token index.
+Hasher = Callable[[list[str]], tuple[IntArray, FloatArray, IntArray, IntArray]]
 
 
 class _Snapshot:
     """One generation of the table. Readers hold a snapshot; only the writer mutates it, and a
     token's id is published only after its codes are in place."""
 
-    __slots__ = ("buckets", "ids", "sizes", "spans", "starts", "tokens", "used", "weights")
+    __slots__ = ("buckets", "codes", "ids", "sizes", "spans", "starts", "tokens", "used", "weights")
 
     def __init__(self) -> None:
         self.ids: dict[str, int] = {}
@@ -37,6 +37,9 @@ class _Snapshot:
         self.used = 0
         self.buckets: IntArray = np.zeros(1 << 14, dtype=np.int64)
         self.weights: FloatArray = np.zeros(1 << 14, dtype=np.float64)
+        # The same features as one int64 code each, ``bucket * 4 + weight_index``: one array to
+        # concatenate when a single text is embedded (see the embedder's CODE_WEIGHTS).
+        self.codes: IntArray = np.zeros(1 << 14, dtype=np.int64)
         self.starts: IntArray = np.zeros(1 << 12, dtype=np.int64)
         self.sizes: IntArray = np.zeros(1 << 12, dtype=np.int64)
 
@@ -73,10 +76,9 @@ class TokenTable:
     def intern(self, vocabulary: list[str]) -> _Snapshot:
         """Make sure every token of ``vocabulary`` is in the table; return a snapshot with them."""
         snapshot = self._snapshot
-        distinct = dict.fromkeys(vocabulary)
-        known = snapshot.ids
-        if not any(token not in known for token in distinct):
+        if all(map(snapshot.ids.__contains__, vocabulary)):
             return snapshot
+        distinct = dict.fromkeys(vocabulary)
         with self._lock:
             snapshot = self._snapshot
             missing = [token for token in distinct if token not in snapshot.ids]
@@ -87,16 +89,18 @@ class TokenTable:
             return snapshot
 
     def _append(self, snapshot: _Snapshot, missing: list[str]) -> None:
-        buckets, weights, owners = self._hasher(missing)
+        buckets, weights, codes, owners = self._hasher(missing)
         order = np.argsort(owners, kind="stable")
         sizes = np.bincount(owners, minlength=len(missing)).astype(np.int64)
         first, used, added = snapshot.tokens, snapshot.used, len(buckets)
         snapshot.buckets = _grown(snapshot.buckets, used + added)
         snapshot.weights = _grown(snapshot.weights, used + added)
+        snapshot.codes = _grown(snapshot.codes, used + added)
         snapshot.starts = _grown(snapshot.starts, first + len(missing))
         snapshot.sizes = _grown(snapshot.sizes, first + len(missing))
         snapshot.buckets[used : used + added] = buckets[order]
         snapshot.weights[used : used + added] = weights[order]
+        snapshot.codes[used : used + added] = codes[order]
         snapshot.starts[first : first + len(missing)] = used + np.cumsum(sizes) - sizes
         snapshot.sizes[first : first + len(missing)] = sizes
         offsets = (used + np.cumsum(sizes)).tolist()

@@ -325,10 +325,21 @@ def test_large_batches_are_embedded_in_blocks_with_identical_rows() -> None:
 )
 def test_the_scalar_and_vectorised_feature_hashes_agree(token_list: list[str]) -> None:
     embedder = FakeEmbedder(dimensions=64)
-    scalar = embedder._hash_tokens(token_list)  # few tokens: Python integers
+    buckets, weights, codes, owners = embedder._hash_tokens(token_list)  # few: Python integers
+    scalar = (buckets, weights, owners)
+    assert (codes >> 2).tolist() == buckets.tolist()
     hashed = embedder._hash([[token] for token in token_list])  # numpy
     vectorised = (hashed.buckets, hashed.values, hashed.rows)
     order_s = np.lexsort((scalar[0], scalar[1], scalar[2]))
     order_v = np.lexsort((vectorised[0], vectorised[1], vectorised[2]))
     for a, b in zip(scalar, vectorised, strict=True):
         assert a[order_s].tolist() == b[order_v].tolist()
+
+
+@pytest.mark.parametrize(
+    "text", ["Refund\x00Policy", "a\x00", "\x00", "x_y-z", "TAB\tand\nlines", "naïve\x00café"]
+)
+def test_single_text_tokens_match_the_batch_tokeniser(text: str) -> None:
+    from placeborag_core.text import tokenise_many, tokens
+
+    assert tokens(text) == tokenise_many([text])[0] == tokenise_many(["x", text, "y"])[1]
