@@ -89,6 +89,9 @@ class FilterDialect:
     (Chroma's Rust ``as i64``), so ``2.5`` equals ``2`` and ``$lt 2.5`` excludes ``2``. It applies
     to ``$eq``, ``$ne``, ``$in``, ``$nin`` and the bounds against a scalar int value (never a bool,
     never a float value), not to ``$contains``/``$any``/``$all`` on list elements.
+    ``contains_elements``: how ``$contains``/``$not_contains`` compare a number with the elements
+    of a list value: ``"numeric"`` (``2 == 2.0``) or ``"same_type"`` (an int operand finds only int
+    elements, a float operand only float elements, as in Chroma).
     """
 
     name: str
@@ -105,6 +108,7 @@ class FilterDialect:
     bool_bounds: bool = False
     exists: Literal["key", "not_empty"] = "key"
     int_vs_float_operand: Literal["exact", "truncate"] = "exact"
+    contains_elements: Literal["numeric", "same_type"] = "numeric"
     error_suffix: str = ""
 
 
@@ -385,7 +389,12 @@ class _Field(Predicate):
 
     def _op_contains(self, value: Any) -> bool:
         if isinstance(value, list):
-            return any(_scalar_eq(item, self.operand, self.dialect) for item in value)
+            same_type = self.dialect.contains_elements == "same_type"
+            return any(
+                _scalar_eq(item, self.operand, self.dialect)
+                and (not same_type or type(item) is type(self.operand))
+                for item in value
+            )
         if isinstance(value, str) and isinstance(self.operand, str):
             return self.dialect.contains_substring and self.operand in value
         return False

@@ -225,6 +225,9 @@ CHROMA = Profile(
         list_values="whole",
         contains_substring=False,
         int_vs_float_operand="truncate",
+        # tests/fidelity/probes/chroma_contains_int_vs_float.py: $contains 2.0 misses [1, 2, 3]
+        # and $contains 2 misses [2.0, 4.0]
+        contains_elements="same_type",
         error_suffix=" in query.",
     ),
     upsert_metadata="merge",

@@ -356,3 +356,26 @@ def test_other_profiles_compare_a_float_operand_with_ints_as_numbers(profile: st
     assert hits({"n": 2.5}) == []
     assert hits({"n": {"$gte": 2.5}}) == ["3"]
     assert hits({"n": {"$lt": 2.5}}) == ["1", "2"]
+
+
+@pytest.mark.parametrize(
+    ("operator", "operand", "expected"),
+    [
+        ("$contains", 2.0, {"floats"}),
+        ("$contains", 2, {"ints"}),
+        ("$contains", 2.5, {"half"}),
+        ("$not_contains", 2, {"floats", "half"}),
+    ],
+)
+def test_chroma_contains_compares_list_elements_by_type(
+    operator: str, operand: float, expected: set[str]
+) -> None:
+    # Evidence: tests/fidelity/probes/chroma_contains_int_vs_float.py (chromadb 1.5.9).
+    store = FakeVectorStore(profile="chroma")
+    for record_id, values in (("ints", [1, 2, 3]), ("floats", [2.0, 4.0]), ("half", [2.5])):
+        store.upsert(record_id, None, {"n": values}, vector=[1.0, float(len(values))])
+    found = {m.id for m in store.query([1.0, 0.0], k=10, where={"n": {operator: operand}})}
+    assert found == expected
+    default = FakeVectorStore()
+    default.upsert("ints", None, {"n": [1, 2, 3]}, vector=[1.0, 0.0])
+    assert [m.id for m in default.query([1.0, 0.0], where={"n": {"$contains": 2.0}})] == ["ints"]

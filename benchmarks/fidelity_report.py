@@ -1,0 +1,155 @@
+"""Print the fidelity table: for each real engine and behaviour, how often our profile agrees.
+
+Runs the differential cases of ``tests/fidelity`` (the same generators, driven by a seeded
+``random.Random`` instead of hypothesis) through our ``FakeVectorStore`` profiles and through
+the real engines in process: chromadb EphemeralClient, qdrant-client ``:memory:``, faiss-cpu.
+Every difference is either explained by a known divergence (listed with its reason and
+evidence) or counted as a disagreement; the exit status is 1 if there is any disagreement.
+
+    python benchmarks/fidelity_report.py [--cases 80] [--sequences 15] [--integration-cases 10]
+                                         [--seed 0]
+
+Engines ``lc-*`` are LangChain integrations (``placeborag_langchain.PlaceboVectorStore`` against
+``langchain_chroma`` / ``langchain_qdrant`` / langchain-community FAISS), ``ll-*`` LlamaIndex
+ones (``placeborag_llamaindex.PlaceboVectorStore`` against llama-index's Chroma/Qdrant stores).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import textwrap
+from collections import Counter, defaultdict
+from pathlib import Path
+
+os.environ["ANONYMIZED_TELEMETRY"] = "False"
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+
+from fidelity._divergences import KNOWN
+from fidelity._draw import RandomDraw
+from fidelity._engines import ENGINE_METRICS
+from fidelity._params import DISTRIBUTIONS, installed
+from fidelity._runners import (
+    Outcome,
+    error_cases,
+    ranking_case,
+    write_sequence_case,
+)
+
+
+def collect(engine: str, cases: int, sequences: int, seed: int) -> list[Outcome]:
+    """Every outcome for one engine, all its metrics."""
+    outcomes: list[Outcome] = []
+    for m_index, metric in enumerate(ENGINE_METRICS[engine]):
+        base = seed * 1_000_003 + m_index * 10_007
+        for i in range(cases):
+            outcomes += ranking_case(RandomDraw(base + i), engine, metric)
+        outcomes += error_cases(engine, metric)
+        for i in range(sequences):
+            outcomes += write_sequence_case(RandomDraw(base + 5_000 + i), engine, metric)
+    return outcomes
+
+
+PREFIX = {"langchain": "lc", "llamaindex": "li"}
+
+
+def collect_integrations(cases: int, seed: int) -> list[Outcome]:
+    """LangChain and LlamaIndex: our adapters against the real integrations."""
+    import importlib.util
+
+    outcomes: list[Outcome] = []
+    suites = []
+    if importlib.util.find_spec("placeborag_langchain") and importlib.util.find_spec(
+        "langchain_chroma"
+    ):
+        from fidelity.test_langchain_integrations import LANGCHAIN_METRICS, langchain_case
+
+        suites.append(("langchain", LANGCHAIN_METRICS, langchain_case))
+    else:
+        print("skipped langchain integrations: not installed")
+    if importlib.util.find_spec("placeborag_llamaindex") and importlib.util.find_spec(
+        "llama_index.vector_stores"
+    ):
+        from fidelity.test_llamaindex_integrations import METRICS, llamaindex_case
+
+        suites.append(("llamaindex", METRICS, llamaindex_case))
+    else:
+        print("skipped llamaindex integrations: not installed")
+    for framework, metrics, case in suites:
+        for backend, names in metrics.items():
+            for m_index, metric in enumerate(names):
+                for i in range(cases):
+                    draw = RandomDraw(seed * 1_000_003 + m_index * 10_007 + 20_000 + i)
+                    for label, verdict in case(draw, backend, metric):
+                        behaviour = label.split(":")[0].split(" '")[0]
+                        engine = f"{PREFIX[framework]}-{backend}"
+                        outcomes.append(Outcome(engine, metric, behaviour, verdict, label))
+    return outcomes
+
+
+def table(outcomes: list[Outcome], markdown: bool = False) -> tuple[list[str], list[Outcome]]:
+    """The table lines (plain or markdown), and the outcomes that disagree."""
+    rows: dict[tuple[str, str], list[Outcome]] = defaultdict(list)
+    for outcome in outcomes:
+        rows[(outcome.engine, outcome.behaviour)].append(outcome)
+    if markdown:
+        lines = [
+            "| engine | behaviour | cases | agree | known divergences |",
+            "|---|---|---|---|---|",
+        ]
+    else:
+        header = f"{'engine':10} {'behaviour':26} {'cases':>6} {'agree':>6}  known divergences"
+        lines = [header, "-" * len(header)]
+    for (engine, behaviour), group in sorted(rows.items()):
+        agree = [o for o in group if o.verdict.agree]
+        known = Counter(k for o in agree for k in o.verdict.divergences)
+        shown = ", ".join(f"{k} x{n}" for k, n in sorted(known.items())) or "-"
+        if markdown:
+            lines.append(f"| {engine} | {behaviour} | {len(group)} | {len(agree)} | {shown} |")
+        else:
+            lines.append(f"{engine:10} {behaviour:26} {len(group):>6} {len(agree):>6}  {shown}")
+    return lines, [o for o in outcomes if not o.verdict.agree]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cases", type=int, default=80, help="drawn datasets per metric")
+    parser.add_argument("--sequences", type=int, default=15, help="write sequences per metric")
+    parser.add_argument(
+        "--integration-cases", type=int, default=10,
+        help="drawn cases per backend and metric for the LangChain/LlamaIndex comparisons",
+    )  # fmt: skip
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--markdown", action="store_true", help="print the table as markdown")
+    args = parser.parse_args(argv)
+
+    outcomes: list[Outcome] = []
+    for engine in ENGINE_METRICS:
+        if not installed(engine):
+            print(f"skipped {engine}: {DISTRIBUTIONS[engine]} is not installed")
+            continue
+        outcomes += collect(engine, args.cases, args.sequences, args.seed)
+
+    if args.integration_cases:
+        outcomes += collect_integrations(args.integration_cases, args.seed)
+
+    lines, disagreements = table(outcomes, markdown=args.markdown)
+    print("\n".join(lines))
+    print(f"\ntotal: {len(outcomes)} comparisons, {len(disagreements)} disagreements\n")
+    print("known divergences:")
+    for divergence in KNOWN.values():
+        print(f"- {divergence.key} ({', '.join(divergence.engines)})")
+        for label, text in (("reason", divergence.reason), ("evidence", divergence.evidence)):
+            print(textwrap.fill(text, 100, initial_indent=f"    {label + ':':10}",
+                                subsequent_indent=" " * 14))  # fmt: skip
+    if disagreements:
+        print("\ndisagreements (each must be fixed in the profile or explained):")
+        for outcome in disagreements:
+            print(f"- {outcome.engine}/{outcome.metric} {outcome.behaviour}: {outcome.case}")
+            print(f"    {outcome.verdict.detail[:400]}")
+    return 1 if disagreements else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""Differential tests: our profiles against the real engines they imitate, in process."""

@@ -1,0 +1,249 @@
+"""Case generators: records, queries, k and filters, shared by the tests and the report.
+
+Structural choices (sizes, kinds of vectors, filter shapes) are asked of a ``Draw``; the
+numbers inside vectors come from a numpy ``Generator`` seeded by one drawn integer, so a case
+stays cheap to draw and fully determined by its draws.
+
+Ids are decimal strings (``"0"``, ``"7"``, ``"12"``), inserted in a shuffled order: insertion
+order and id order then differ, which is what tells the engines' tie rules apart. They are
+legal Qdrant point ids as they stand (the qdrant profile accepts only unsigned ints and UUIDs),
+and the Qdrant harness sends ``int(id)``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ._draw import Draw
+
+VECTOR_KINDS = ("embedder", "grid", "gauss", "unit", "dyadic", "duplicates")
+"""How record vectors are made: FakeEmbedder output (unit), small-integer grid (non-unit,
+exact arithmetic, many ties), gaussian with random scale (non-unit), unit gaussian, +-0.5
+entries (exactly representable), a few distinct vectors repeated (large tie groups)."""
+
+PHRASES = (
+    "refund policy",
+    "refund policy for digital purchases",
+    "shipping times",
+    "delivery times to remote islands",
+    "money back guarantee",
+    "opening hours",
+    "password reset",
+    "reset your password",
+    "",
+    "hogyan kérek vissza pénzt",
+)
+
+COLORS = ("red", "blue", "green", "")
+TAGS = ("x", "y", "z")
+TITLES = ("alpha beta", "Beta gamma", "gamma", "delta alpha", "ALPHA")
+NUMBERS: tuple[Any, ...] = (-1, 0, 1, 2, 5, 1.0, 2.5, 5.0, "5", True, False)
+BOUNDS: tuple[int | float, ...] = (-1, 0, 1, 1.0, 2, 2.5, 3, 5, 10)
+KEYS = ("color", "n", "flag", "tags", "title", "missing")
+EMBEDDER_DIMS = (8, 16, 32)
+"""FakeEmbedder's smallest dimension is 8."""
+
+
+@dataclass
+class Dataset:
+    """Records in insertion order, plus the text each vector came from (None if raw)."""
+
+    kind: str
+    dim: int
+    ids: list[str]
+    vectors: np.ndarray
+    metadatas: list[dict[str, Any]]
+    texts: list[str | None] = field(default_factory=list)
+
+    @property
+    def scale(self) -> float:
+        """Largest squared norm among the vectors, for score tolerances (at least 1)."""
+        if len(self.vectors) == 0:
+            return 1.0
+        return float(max(1.0, float(np.max(np.sum(self.vectors**2, axis=1)))))
+
+
+def make_id(number: int) -> str:
+    """The record id for a number."""
+    return str(number)
+
+
+def draw_vectors(d: Draw, kind: str, n: int, dim: int, rng: np.random.Generator) -> np.ndarray:
+    """``n`` vectors of a kind; never a zero vector (cosine is undefined there)."""
+    if n == 0:
+        return np.zeros((0, dim))
+    if kind == "embedder":
+        from placeborag_core import FakeEmbedder
+
+        texts = [PHRASES[int(i)] for i in rng.integers(0, len(PHRASES), size=n)]
+        return np.asarray(FakeEmbedder(dimensions=dim).embed_many(texts), dtype=np.float64)
+    if kind == "grid":
+        out = rng.integers(-2, 3, size=(n, dim)).astype(np.float64)
+    elif kind == "gauss":
+        out = rng.standard_normal((n, dim)) * rng.choice([0.1, 1.0, 3.0, 10.0], size=(n, 1))
+    elif kind == "unit":
+        out = rng.standard_normal((n, dim))
+        out /= np.linalg.norm(out, axis=1, keepdims=True)
+    elif kind == "dyadic":
+        out = rng.choice([-0.5, 0.5], size=(n, dim))
+    elif kind == "duplicates":
+        distinct = rng.integers(-1, 2, size=(max(1, d.integer(1, 3)), dim)).astype(np.float64)
+        out = distinct[rng.integers(0, len(distinct), size=n)]
+    else:  # pragma: no cover - guarded by VECTOR_KINDS
+        raise ValueError(kind)
+    zero = ~np.any(out != 0, axis=1)
+    out[zero, 0] = 1.0
+    return out
+
+
+def draw_metadata(rng: np.random.Generator) -> dict[str, Any]:
+    """Metadata with keys sometimes missing and ``n`` of mixed types (int, float, str, bool)."""
+    meta: dict[str, Any] = {}
+    if rng.random() < 0.8:
+        meta["color"] = COLORS[int(rng.integers(len(COLORS)))]
+    if rng.random() < 0.8:
+        meta["n"] = NUMBERS[int(rng.integers(len(NUMBERS)))]
+    if rng.random() < 0.5:
+        meta["flag"] = bool(rng.random() < 0.5)
+    if rng.random() < 0.4:
+        size = int(rng.integers(1, 3))
+        meta["tags"] = sorted({TAGS[int(i)] for i in rng.integers(0, len(TAGS), size=size)})
+    if rng.random() < 0.5:
+        meta["title"] = TITLES[int(rng.integers(len(TITLES)))]
+    return meta
+
+
+def draw_dataset(
+    d: Draw,
+    *,
+    kinds: tuple[str, ...] = VECTOR_KINDS,
+    min_n: int = 0,
+    max_n: int = 30,
+    dims: tuple[int, ...] = (2, 3, 4, 8, 16),
+) -> Dataset:
+    """A collection to load into both sides."""
+    kind = d.choice(kinds)
+    dim = d.choice(dims if kind != "embedder" else EMBEDDER_DIMS)
+    n = d.integer(min_n, max_n)
+    rng = np.random.default_rng(d.integer(0, 2**32 - 1))
+    vectors = draw_vectors(d, kind, n, dim, rng)
+    order = rng.permutation(n) if d.chance(0.8) else np.arange(n)
+    ids = [make_id(int(i)) for i in order]
+    metadatas = [draw_metadata(rng) for _ in range(n)]
+    return Dataset(kind=kind, dim=dim, ids=ids, vectors=vectors, metadatas=metadatas)
+
+
+def draw_query(d: Draw, data: Dataset) -> np.ndarray:
+    """A query vector: a stored vector (exact ties and zero distances), or a fresh one."""
+    rng = np.random.default_rng(d.integer(0, 2**32 - 1))
+    if len(data.vectors) and d.chance(0.3):
+        return np.array(data.vectors[d.integer(0, len(data.vectors) - 1)], dtype=np.float64)
+    kind = data.kind if data.kind != "embedder" or d.chance(0.5) else "unit"
+    return draw_vectors(d, kind, 1, data.dim, rng)[0]
+
+
+def draw_k(d: Draw, n: int) -> int:
+    """A valid k: small, exactly n, or above the collection size."""
+    return d.choice((1, 2, 3, 5, 10, max(1, n), n + 5))
+
+
+# --- filters -----------------------------------------------------------------------------
+
+
+def _scalar_for(d: Draw, key: str) -> Any:
+    if key == "color":
+        return d.choice(COLORS)
+    if key == "flag":
+        return d.choice((True, False))
+    if key == "tags":
+        return d.choice(TAGS)
+    if key == "title":
+        return d.choice(TITLES)
+    if key == "missing":
+        return d.choice(("x", 1))
+    return d.choice(NUMBERS)
+
+
+def _same_type_list(d: Draw, key: str) -> list[Any]:
+    first = _scalar_for(d, key)
+    values = [first]
+    for _ in range(d.integer(0, 2)):
+        other = _scalar_for(d, key)
+        if type(other) is type(first) and other not in values:
+            values.append(other)
+    return values
+
+
+CHROMA_FIELD_OPS = (
+    "bare", "$eq", "$ne", "$gt", "$gte", "$lt", "$lte", "$in", "$nin", "$contains", "$not_contains",
+)  # fmt: skip
+"""Operators Chroma's ``where`` accepts (``bare`` is ``{"key": value}``)."""
+
+CORE_FIELD_OPS = (
+    *CHROMA_FIELD_OPS,
+    "$any",
+    "$all",
+    "$text_match",
+    "$text_match_insensitive",
+    "$is_empty",
+    "$exists",
+)
+"""Every field operator of the core dialect."""
+
+
+def draw_field_clause(d: Draw, ops: tuple[str, ...]) -> dict[str, Any]:
+    """One ``{"key": ...}`` clause with an operator from ``ops``."""
+    key = d.choice(KEYS)
+    op = d.choice(ops)
+    if op == "bare":
+        return {key: _scalar_for(d, key)}
+    if op in ("$eq", "$ne"):
+        operand: Any = _scalar_for(d, key)
+    elif op in ("$gt", "$gte", "$lt", "$lte"):
+        operand = d.choice(BOUNDS)
+    elif op in ("$in", "$nin", "$any", "$all"):
+        operand = _same_type_list(d, key)
+    elif op in ("$contains", "$not_contains"):
+        operand = d.choice(("x", "y", "re", "alpha", 1)) if key != "tags" else d.choice(TAGS)
+    elif op in ("$text_match", "$text_match_insensitive"):
+        operand = d.choice(("alpha", "Beta", "ALPHA", "re", "gamma"))
+    elif op == "$is_empty":
+        operand = True
+    else:  # $exists
+        operand = d.choice((True, False))
+    return {key: {op: operand}}
+
+
+def draw_where(d: Draw, ops: tuple[str, ...], *, depth: int = 2) -> dict[str, Any]:
+    """A legal filter: a field clause, or ``$and``/``$or`` of 2-3 filters (nested to depth)."""
+    if depth > 0 and d.chance(0.3):
+        logic = d.choice(("$and", "$or"))
+        return {logic: [draw_where(d, ops, depth=depth - 1) for _ in range(d.integer(2, 3))]}
+    return draw_field_clause(d, ops)
+
+
+CHROMA_ILLEGAL_WHERE: tuple[dict[str, Any], ...] = (
+    {"color": {"$foo": "red"}},
+    {"$not": {"color": "red"}},
+    {"color": {"$in": "red"}},
+    {"color": {"$nin": "red"}},
+    {"color": {"$in": []}},
+    {"n": {"$in": [1, "5"]}},
+    {"color": {"$gt": "a"}},
+    {"flag": {"$gt": False}},
+    {"color": {"$eq": ["red"]}},
+    {"color": {"$eq": None}},
+    {"color": None},
+    {"$and": []},
+    {"$or": []},
+    {"$and": [{"color": "red"}]},
+    {"$and": {"color": "red"}},
+    {"color": "red", "n": 1},
+    {},
+    {"n": {"$gt": 1, "$lt": 9}},
+    {"color": ["red", "blue"]},
+)
+"""Filters Chroma rejects (measured in backends.md, Q3 errors)."""

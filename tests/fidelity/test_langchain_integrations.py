@@ -1,0 +1,164 @@
+"""``placeborag_langchain.PlaceboVectorStore`` against the real LangChain integrations.
+
+The same documents go into ``langchain_chroma.Chroma`` / ``langchain_qdrant.QdrantVectorStore`` /
+``langchain_community`` FAISS and into our store under the matching profile. Then both answer
+``similarity_search_with_score`` and ``similarity_search_with_relevance_scores`` (with drawn
+filters in the integration's own format), and the retriever. Compared: ids tie-aware, scores
+and relevance scores within float32 tolerance, score types, documents, and warnings.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ._cases import CHROMA_FIELD_OPS, PHRASES, draw_metadata, draw_where
+from ._compare import Verdict
+from ._divergences import FLOAT_ROUNDING, KNOWN
+from ._draw import Draw, HypothesisDraw
+from ._langchain import LANGCHAIN_METRICS, build, compare_scored, doc_id, native_filter, record_id
+from ._params import FIDELITY
+
+pytestmark = pytest.mark.fidelity
+
+QDRANT_OPS = ("bare", "$eq", "$ne", "$gt", "$gte", "$lt", "$lte", "$in", "$nin", "$text_match",
+              "$is_empty", "$exists")  # fmt: skip
+OPS = {"chroma": CHROMA_FIELD_OPS, "qdrant": QDRANT_OPS}
+PACKAGES = {"chroma": "langchain_chroma", "qdrant": "langchain_qdrant", "faiss": "faiss"}
+EXTRA_WORDS = ("alpha", "beta", "refund", "policy", "times", "gamma")
+
+
+def _params() -> list[Any]:
+    out = []
+    for backend, metrics in LANGCHAIN_METRICS.items():
+        missing = [m for m in (PACKAGES[backend], "placeborag_langchain", "langchain_core")
+                   if importlib.util.find_spec(m) is None]  # fmt: skip
+        reason = f"not installed: {', '.join(missing)} (pip install 'placeborag[fidelity,all]')"
+        mark = pytest.mark.skipif(bool(missing), reason=reason)
+        out += [pytest.param(backend, m, id=f"{backend}-{m}", marks=mark) for m in metrics]
+    return out
+
+
+def langchain_case(d: Draw, backend: str, metric: str) -> list[tuple[str, Verdict]]:
+    """Load drawn documents on both sides; compare 1-2 queries through three calls each."""
+    from placeborag_langchain import PlaceboEmbeddings
+
+    embeddings = PlaceboEmbeddings(dimensions=32)
+    n = d.integer(1, 12)
+    texts = [
+        d.choice(PHRASES) if d.chance(0.6) else f"{d.choice(PHRASES)} {d.choice(EXTRA_WORDS)}"
+        for _ in range(n)
+    ]
+    rng = np.random.default_rng(d.integer(0, 2**32 - 1))
+    metadatas = [{"position": i, **draw_metadata(rng)} for i in range(n)]
+    ids = [record_id(backend, int(i)) for i in rng.permutation(n)]
+    fake, real = build(backend, metric, embeddings, texts, metadatas, ids)
+    verdicts: list[tuple[str, Verdict]] = []
+    for _ in range(d.integer(1, 2)):
+        query = d.choice(PHRASES)
+        k = d.choice((1, 2, 3, 5, n + 2))
+        where = draw_where(d, OPS[backend], depth=1) if backend in OPS and d.chance(0.5) else None
+        try:
+            native = native_filter(backend, where)
+        except ValueError:  # a Filter the user could not build (pydantic): nothing to call
+            native = where = None
+        kwargs: dict[str, Any] = {"filter": native} if native is not None else {}
+
+        def scored(store: Any, k: int, q: str = query, kw: dict[str, Any] = kwargs) -> Any:
+            return store.similarity_search_with_score(q, k=k, **kw)
+
+        def relevance(store: Any, k: int, q: str = query, kw: dict[str, Any] = kwargs) -> Any:
+            return store.similarity_search_with_relevance_scores(q, k=k, **kw)
+
+        for name, call, raw in (("scores", scored, None), ("relevance scores", relevance, scored)):
+            verdict = compare_scored(
+                backend, metric, fake, real, call, k=k, size=n, tol=1e-5, raw=raw
+            )
+            verdicts.append((f"{name}: {query!r} k={k} where={where}", verdict))
+        verdicts.append((f"retriever: {query!r} k={k}", _retriever(backend, fake, real, query, k)))
+        lam = d.choice((0.0, 0.25, 0.5, 1.0))
+        fetch_k = d.choice((k, k + 3, 20))
+        verdicts.append(
+            (f"mmr: {query!r} k={k} fetch_k={fetch_k} lambda={lam}",
+             _mmr(backend, fake, real, query, k, fetch_k, lam))
+        )  # fmt: skip
+    return verdicts
+
+
+def _retriever(backend: str, fake: Any, real: Any, query: str, k: int) -> Verdict:
+    """Each side's retriever returns exactly its own similarity_search_with_score ids."""
+    for side, store in (("ours", fake), ("theirs", real)):
+        got = [
+            doc_id(backend, doc) for doc in store.as_retriever(search_kwargs={"k": k}).invoke(query)
+        ]
+        scored = [doc_id(backend, doc) for doc, _ in store.similarity_search_with_score(query, k=k)]
+        if got != scored:
+            return Verdict(False, detail=f"{side}: retriever {got} != search {scored}")
+    return Verdict(True)
+
+
+def _mmr(
+    backend: str, fake: Any, real: Any, query: str, k: int, fetch_k: int, lam: float
+) -> Verdict:
+    """Both sides pick the same documents, in the same order.
+
+    Picks carry no score, so they are compared by text: the embedding is a function of the
+    text, and documents with equal text are interchangeable. langchain-chroma hands the picks
+    back in distance order, the others in pick order. If the picks differ, MMR is replayed
+    (langchain-core's rule, lambda inverted for Qdrant, whose engine takes diversity =
+    lambda_mult) over the engine's own fetch_k candidates. If some step has its two best
+    candidates within 1e-6 of each other, the engines' float32 arithmetic decides that step
+    (``float-rounding``), and every pick after it may differ. Otherwise the picks disagree.
+    """
+    picks: list[list[str]] = []
+    for store in (fake, real):
+        docs = store.max_marginal_relevance_search(query, k=k, fetch_k=fetch_k, lambda_mult=lam)
+        picks.append([doc.page_content for doc in docs])
+    ours, theirs = picks
+    if ours == theirs:
+        return Verdict(True)
+    candidates = [doc.page_content for doc, _ in real.similarity_search_with_score(query, fetch_k)]
+    weight = 1 - lam if backend == "qdrant" else lam
+    if len(ours) == len(theirs) and _mmr_near_tie(fake.embeddings, query, candidates, k, weight):
+        return Verdict(True, divergences=(FLOAT_ROUNDING,))
+    return Verdict(False, detail=f"mmr picks: ours {ours}, theirs {theirs}")
+
+
+def _mmr_near_tie(embeddings: Any, query: str, texts: list[str], k: int, weight: float) -> bool:
+    """Whether replaying MMR over ``texts`` meets a step whose two best objectives tie."""
+    if len(texts) < 2:
+        return False
+    q = np.asarray(embeddings.embed_query(query))
+    vectors = np.asarray([embeddings.embed_query(t) for t in texts])
+    relevance = vectors @ q
+    chosen: list[int] = []
+    for _ in range(min(k, len(texts))):
+        if chosen:
+            redundancy = (vectors @ vectors[chosen].T).max(axis=1)
+            objective = weight * relevance - (1 - weight) * redundancy
+        else:
+            objective = relevance.copy()
+        objective[chosen] = -np.inf
+        best, second = np.sort(objective)[::-1][:2]
+        if np.isfinite(second) and best - second <= 1e-6:
+            return True
+        chosen.append(int(np.argmax(objective)))
+    return False
+
+
+@pytest.mark.parametrize(("backend", "metric"), _params())
+def test_langchain_integration_agrees(backend: str, metric: str) -> None:
+    @settings(FIDELITY, max_examples=25)
+    @given(data=st.data())
+    def run(data: st.DataObject) -> None:
+        for label, verdict in langchain_case(HypothesisDraw(data.draw), backend, metric):
+            assert verdict.agree, f"{label}: {verdict.detail}"
+            for key in verdict.divergences:
+                assert backend in KNOWN[key].engines, (key, label)
+
+    run()
