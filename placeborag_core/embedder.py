@@ -248,15 +248,19 @@ class FakeEmbedder:
             raise TypeError(f"text must be a str, got {type(text).__name__}: {text!r}")
         return cast(list[float], self._embed_one(text).tolist())
 
-    def embed_many(self, texts: Iterable[str]) -> FloatArray:
+    def embed_many(
+        self, texts: Iterable[str], *, dtype: type[np.floating[Any]] = np.float64
+    ) -> npt.NDArray[Any]:
         """Embed a batch, vectorised: row ``i`` equals ``embed(texts[i])`` exactly.
 
-        Large batches are processed in blocks of texts so the temporaries stay cache-sized.
+        ``dtype=numpy.float32`` gives the rows rounded to float32, converted block by block (what
+        a vector store keeps, without a float64 copy of the whole batch). Large batches are
+        processed in blocks of texts so the temporaries stay cache-sized.
         """
         batch = _validated_texts(texts)
         if len(batch) <= _BLOCK:
-            return self._embed_batch(batch)
-        matrix = np.empty((len(batch), self._dimensions), dtype=np.float64)
+            return self._embed_batch(batch).astype(dtype, copy=False)
+        matrix = np.empty((len(batch), self._dimensions), dtype=dtype)
         for start in range(0, len(batch), _BLOCK):
             matrix[start : start + _BLOCK] = self._embed_batch(batch[start : start + _BLOCK])
         return matrix

@@ -155,7 +155,7 @@ DEFAULT = Profile(
             True,
             "insertion",
             description="cosine similarity (float32), higher is better",
-            evidence="seed specification; CONTRACT.md",
+            evidence="seed specification: a similarity, higher is better",
         ),
     ),
     listing_order="insertion",

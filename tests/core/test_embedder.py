@@ -343,3 +343,14 @@ def test_single_text_tokens_match_the_batch_tokeniser(text: str) -> None:
     from placeborag_core.text import tokenise_many, tokens
 
     assert tokens(text) == tokenise_many([text])[0] == tokenise_many(["x", text, "y"])[1]
+
+
+def test_embed_many_can_round_rows_to_float32_block_by_block() -> None:
+    texts = [f"note {i} on refunds" for i in range(1500)]
+    embedder = FakeEmbedder(dimensions=32)
+    single = embedder.embed_many(texts, dtype=np.float32)
+    assert single.dtype == np.float32
+    assert (single == embedder.embed_many(texts).astype(np.float32)).all()
+    small = embedder.embed_many(texts[:3], dtype=np.float32)
+    assert small.dtype == np.float32
+    assert (small == single[:3]).all()

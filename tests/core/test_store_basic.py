@@ -37,10 +37,10 @@ class CountingEmbedder(FakeEmbedder):
         self.calls.append([text])
         return super().embed(text)
 
-    def embed_many(self, texts: Iterable[str]) -> Any:
+    def embed_many(self, texts: Iterable[str], **options: Any) -> Any:
         batch = list(texts)
         self.calls.append(batch)
-        return super().embed_many(batch)
+        return super().embed_many(batch, **options)
 
 
 def _kb_store(filter_mode: str) -> FakeVectorStore:

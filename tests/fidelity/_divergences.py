@@ -69,13 +69,13 @@ KNOWN: dict[str, Divergence] = {
                 "becomes 2 (and True becomes 1). Our qdrant profile rejects a k that is not "
                 "an int with a ValueError, as it does a fractional k (the client rejects "
                 "1.5 the same way). A string k is a bug in the calling code, not a behaviour "
-                "of the engine. This is the store developer's decision."
+                "of the engine, so the profile refuses it (placeborag_core/profiles.py, "
+                "the qdrant KRule)."
             ),
             evidence=(
                 "qdrant_client models.QueryRequest(limit='2').limit == 2; local mode, "
                 "which skips that check, raises TypeError for '2' and returns ceil(1.5) "
-                "points for 1.5 (tests/fidelity/_engines.py QdrantSide.query); "
-                "notes/requests.md store reply."
+                "points for 1.5 (tests/fidelity/_engines.py QdrantSide.query)."
             ),
         ),
         Divergence(
