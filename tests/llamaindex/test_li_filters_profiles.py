@@ -7,6 +7,8 @@ on the same six records: a=red,1  b=blue,2  c=red,3  d=green,4  e=blue,5  f=red,
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from li_support import build_index, make_nodes, retrieve_letters
 from llama_index.core.vector_stores.types import (
@@ -43,7 +45,8 @@ def qdrant_rejects(operator):
     return (NotImplementedError, f"Filter operator {operator} is not supported by Qdrant")
 
 
-#  label, filters, chroma, qdrant   (a str of letters, or (exception type, message fragment))
+#  label, filters, chroma, qdrant   (a str of letters, or (exception type, message fragment));
+#  messages format the enums as the integrations do, which differs between Python versions
 CASES = [
     ("EQ str", group(RED), "acf", "acf"),
     ("EQ int", group(mf("n", 1)), "a", "a"),
@@ -70,43 +73,43 @@ CASES = [
     (
         "ANY",
         group(mf("color", ["red"], OP.ANY)),
-        chroma_rejects("Filter operator FilterOperator.ANY"),
-        qdrant_rejects("FilterOperator.ANY"),
+        chroma_rejects(f"Filter operator {OP.ANY}"),
+        qdrant_rejects(OP.ANY),
     ),
     (
         "ALL",
         group(mf("color", ["red"], OP.ALL)),
-        chroma_rejects("Filter operator FilterOperator.ALL"),
-        qdrant_rejects("FilterOperator.ALL"),
+        chroma_rejects(f"Filter operator {OP.ALL}"),
+        qdrant_rejects(OP.ALL),
     ),
     (
         "CONTAINS",
         group(mf("color", "red", OP.CONTAINS)),
-        chroma_rejects("Filter operator FilterOperator.CONTAINS"),
-        qdrant_rejects("FilterOperator.CONTAINS"),
+        chroma_rejects(f"Filter operator {OP.CONTAINS}"),
+        qdrant_rejects(OP.CONTAINS),
     ),
     (
         "TEXT_MATCH partial word",
         group(mf("color", "ed", OP.TEXT_MATCH)),
-        chroma_rejects("Filter operator FilterOperator.TEXT_MATCH"),
+        chroma_rejects(f"Filter operator {OP.TEXT_MATCH}"),
         "",
     ),
     (
         "TEXT_MATCH word",
         group(mf("color", "red", OP.TEXT_MATCH)),
-        chroma_rejects("Filter operator FilterOperator.TEXT_MATCH"),
+        chroma_rejects(f"Filter operator {OP.TEXT_MATCH}"),
         "acf",
     ),
     (
         "TEXT_MATCH_INSENSITIVE",
         group(mf("color", "RE", OP.TEXT_MATCH_INSENSITIVE)),
-        chroma_rejects("Filter operator FilterOperator.TEXT_MATCH_INSENSITIVE"),
+        chroma_rejects(f"Filter operator {OP.TEXT_MATCH_INSENSITIVE}"),
         "",
     ),
     (
         "IS_EMPTY missing",
         group(mf("missing", None, OP.IS_EMPTY)),
-        chroma_rejects("Filter operator FilterOperator.IS_EMPTY"),
+        chroma_rejects(f"Filter operator {OP.IS_EMPTY}"),
         "abcdef",
     ),
     ("AND", group(RED, mf("n", 1, OP.GT)), "cf", "cf"),
@@ -115,13 +118,13 @@ CASES = [
     (
         "NOT one",
         group(RED, condition=NOT),
-        chroma_rejects("Filter condition FilterCondition.NOT"),
+        chroma_rejects(f"Filter condition {NOT}"),
         "bde",
     ),
     (
         "NOT many",
         group(RED, mf("n", 2), condition=NOT),
-        chroma_rejects("Filter condition FilterCondition.NOT"),
+        chroma_rejects(f"Filter condition {NOT}"),
         "de",
     ),
     (
@@ -139,7 +142,7 @@ CASES = [
     (
         "nested AND[NOT[red], n>2]",
         group(group(RED, condition=NOT), mf("n", 2, OP.GT)),
-        chroma_rejects("Filter condition FilterCondition.NOT"),
+        chroma_rejects(f"Filter condition {NOT}"),
         "de",
     ),
     ("empty filters", group(), "abcdef", "abcdef"),
@@ -213,7 +216,7 @@ def test_rejection_happens_before_anything_is_read():
     store = PlaceboVectorStore(profile="chroma")
     store.fail_next_query()  # would fire if the query reached the core
     index = build_index(store, make_nodes())
-    with pytest.raises(ValueError, match=r"FilterCondition\.NOT"):
+    with pytest.raises(ValueError, match=re.escape(f"Filter condition {NOT} not supported")):
         retrieve_letters(index, group(RED, condition=NOT))
     from placeborag_core import RetrievalTimeout
 

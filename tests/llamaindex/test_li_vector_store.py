@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import math
+import re
 
 import pytest
 from li_support import ID, LETTER, PROBE_METADATA, VECTORS, Q, make_nodes, uid
 from llama_index.core.schema import NodeRelationship, RelatedNodeInfo, TextNode
 from llama_index.core.vector_stores.types import (
+    FilterCondition,
     MetadataFilter,
     MetadataFilters,
     VectorStoreQuery,
@@ -620,7 +622,9 @@ def test_deletes_reject_unknown_keyword_arguments(method):
 
 def test_chroma_delete_nodes_reports_an_unsupported_filter_before_missing_ids():
     not_red = MetadataFilters(filters=[MetadataFilter(key="color", value="red")], condition="not")
-    with pytest.raises(ValueError, match=r"Filter condition FilterCondition\.NOT not supported"):
+    with pytest.raises(
+        ValueError, match=re.escape(f"Filter condition {FilterCondition.NOT} not supported")
+    ):
         filled("chroma").delete_nodes(None, filters=not_red)
 
 
