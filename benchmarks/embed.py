@@ -24,7 +24,10 @@ for _variable in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
 import random
 import statistics
 import time
+import timeit
 from collections.abc import Callable
+
+import numpy as np
 
 from placeborag_core import FakeEmbedder
 
@@ -117,9 +120,21 @@ def median_seconds(run: Callable[[], object], repeats: int) -> float:
     return statistics.median(times)
 
 
+def machine_reference() -> float:
+    """Median seconds of ``numpy.zeros(384).tolist()``: a yardstick for the machine's state.
+
+    Shared virtual machines change speed over minutes; this line lets two runs be compared.
+    """
+    runs = timeit.repeat(np.zeros(384).tolist, number=10_000, repeat=7)
+    return statistics.median(runs) / 10_000
+
+
 def main() -> None:
     texts = short_strings(10_000)
     print(f"{len(texts)} strings, {min(map(len, texts))}-{max(map(len, texts))} characters")
+    print(
+        f"machine reference: numpy tolist() of 384 floats takes {machine_reference() * 1e6:.2f} us"
+    )
 
     cold = median_seconds(lambda: FakeEmbedder().embed_many(texts), repeats=9)
     warm_embedder = FakeEmbedder()

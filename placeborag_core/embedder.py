@@ -60,6 +60,7 @@ _NGRAM_SALT = np.uint64(0)
 _SPACE = 32
 _BLOCK = 1024  # texts per vectorised block in embed_many
 _FEW_TOKENS = 8  # up to this many new tokens are hashed with Python integers, not numpy
+_TOKEN_VECTOR_BYTES = 16 << 20  # memory for the dense per-token vectors of the single-text path
 # A feature's code is ``bucket * 4 + index`` into this table of its signed weight.
 _CODE_WEIGHTS = np.array([-_NGRAM_WEIGHT, _NGRAM_WEIGHT, -_WORD_WEIGHT, _WORD_WEIGHT])
 
@@ -135,6 +136,7 @@ class FakeEmbedder:
         "_identity",
         "_key",
         "_model_name",
+        "_token_vectors",
         "_tokens",
     )
 
@@ -186,6 +188,7 @@ class FakeEmbedder:
                 for name in self._clusters.names
             }
         self._tokens = TokenTable(self._hash_tokens, reserved=BOUNDARY)
+        self._token_vectors: dict[str, FloatArray] = {}
         self._fallback: FloatArray = self._fallback_vector()
         self._identity = self._compute_identity()
 
@@ -321,8 +324,12 @@ class FakeEmbedder:
         """
         count, width = len(texts), self._dimensions
         flat = tokenise_flat(texts)
-        table = self._tokens.intern(flat)
-        ids = np.fromiter(map(table.ids.__getitem__, flat), dtype=np.int64, count=len(flat))
+        table = self._tokens.current
+        try:
+            ids = np.fromiter(map(table.ids.__getitem__, flat), dtype=np.int64, count=len(flat))
+        except KeyError:
+            table = self._tokens.intern(flat)
+            ids = np.fromiter(map(table.ids.__getitem__, flat), dtype=np.int64, count=len(flat))
         boundary = ids == 0
         rows = np.cumsum(boundary) - boundary
         sizes = table.sizes[ids]
@@ -351,6 +358,7 @@ class FakeEmbedder:
     def _embed_one(self, text: str) -> FloatArray:
         """Embed one text by the short route: the same exact sums as :meth:`_embed_batch`.
 
+        The text's vector is the sum of its tokens' vectors (:meth:`_dense_token_vectors`).
         Every weight is a multiple of 1/2, so each bucket sum and the squared norm are exact and
         the order of the additions cannot change a bit of the result.
         """
@@ -361,18 +369,45 @@ class FakeEmbedder:
         token_list = tokens(text)
         if not token_list:
             return np.array(self._fallback, dtype=np.float64)
-        table = self._tokens.intern(token_list)
-        codes = np.concatenate(
-            [table.codes[table.spans[i]] for i in map(table.ids.__getitem__, token_list)]
-        )
-        vector: FloatArray = np.bincount(
-            codes >> 2, weights=_CODE_WEIGHTS[codes & 3], minlength=self._dimensions
-        ).astype(np.float64, copy=False)
+        vectors = self._token_vectors
+        try:
+            parts = [vectors[token] for token in token_list]
+        except KeyError:
+            parts = self._dense_token_vectors(token_list)
+        vector: FloatArray = np.array(parts[0], dtype=np.float64)
+        for part in parts[1:]:
+            vector += part
         squared = float(vector @ vector)
         if squared == 0.0:
             return np.array(self._fallback, dtype=np.float64)
         vector /= math.sqrt(squared)
         return vector
+
+    def _dense_token_vectors(self, token_list: list[str]) -> list[FloatArray]:
+        """The unnormalised vector of each token, from the token table, kept for the next text.
+
+        A text's vector is the sum of its tokens' vectors, so one text costs a few additions of
+        short arrays instead of a gather and a ``bincount``. The kept vectors are dropped when
+        they outgrow their memory budget; they never change a result.
+        """
+        table = self._tokens.intern(token_list)
+        vectors = self._token_vectors
+        if (len(vectors) + len(token_list)) * self._dimensions * 8 > _TOKEN_VECTOR_BYTES:
+            vectors = self._token_vectors = {}
+        parts = []
+        for token in token_list:
+            part = vectors.get(token)
+            if part is None:
+                codes = table.codes[table.spans[table.ids[token]]]
+                part = cast(
+                    FloatArray,
+                    np.bincount(
+                        codes >> 2, weights=_CODE_WEIGHTS[codes & 3], minlength=self._dimensions
+                    ),
+                )
+                vectors[token] = part
+            parts.append(part)
+        return parts
 
     def _hash_tokens(
         self, new_tokens: list[str]

@@ -73,6 +73,11 @@ class TokenTable:
         snapshot.tokens = 1
         return snapshot
 
+    @property
+    def current(self) -> _Snapshot:
+        """The current generation (it may lack tokens a caller needs: then call :meth:`intern`)."""
+        return self._snapshot
+
     def intern(self, vocabulary: list[str]) -> _Snapshot:
         """Make sure every token of ``vocabulary`` is in the table; return a snapshot with them."""
         snapshot = self._snapshot
