@@ -26,6 +26,7 @@ import numpy.typing as npt
 from placeborag_core.errors import FilterError
 
 __all__ = [
+    "CHROMA_OPERATORS",
     "CORE_FIELD_OPERATORS",
     "CORE_LOGIC_OPERATORS",
     "ColumnView",
@@ -557,7 +558,8 @@ class _CoreCompiler:
 # --------------------------------------------------------------------------- chroma validation
 
 
-_CHROMA_OPERATORS = (
+#: The field operators Chroma 1.5.9 accepts, in the order its error message lists them.
+CHROMA_OPERATORS = (
     "$gt",
     "$gte",
     "$lt",
@@ -629,7 +631,7 @@ def _chroma_validate_expression(value: dict[Any, Any]) -> None:
                 "Expected operand value to be a str, int, float, or bool for operator "
                 f"{operator}, got {operand}"
             )
-        if operator not in _CHROMA_OPERATORS:
+        if operator not in CHROMA_OPERATORS:
             raise FilterError(
                 "Expected where operator to be one of $gt, $gte, $lt, $lte, $ne, $eq, $in, "
                 f"$nin, $contains, $not_contains, got {operator}"

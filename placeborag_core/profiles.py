@@ -19,7 +19,12 @@ from types import MappingProxyType
 from typing import Literal
 
 from placeborag_core.errors import DimensionError, FaissDimensionError, FaissKError
-from placeborag_core.filters import CORE_FIELD_OPERATORS, CORE_LOGIC_OPERATORS, FilterDialect
+from placeborag_core.filters import (
+    CHROMA_OPERATORS,
+    CORE_FIELD_OPERATORS,
+    CORE_LOGIC_OPERATORS,
+    FilterDialect,
+)
 
 __all__ = ["PROFILES", "IdRule", "KRule", "MetricVariant", "Profile", "point_id_key"]
 
@@ -204,20 +209,7 @@ CHROMA = Profile(
     listing_order="insertion",
     filters=FilterDialect(
         name="chroma",
-        field_ops=frozenset(
-            {
-                "$eq",
-                "$ne",
-                "$gt",
-                "$gte",
-                "$lt",
-                "$lte",
-                "$in",
-                "$nin",
-                "$contains",
-                "$not_contains",
-            }
-        ),
+        field_ops=frozenset(CHROMA_OPERATORS),
         logic_ops=frozenset({"$and", "$or"}),
         structure="chroma",
         missing_key_matches=frozenset({"$ne", "$nin", "$not_contains"}),
