@@ -191,8 +191,8 @@ def _adapters(out: TextIO) -> None:
     _section(
         out,
         "Framework adapters",
-        f"query {QUERY!r}, k=2 through each framework: LangChain reports what the integration "
-        "reports (Chroma: a distance), LlamaIndex turns every score into a similarity.",
+        f"query {QUERY!r}, k=2 through each framework: each reports what its real integration "
+        "reports (LangChain Chroma: a distance; LlamaIndex Chroma: exp(-distance)).",
     )
     rows: list[tuple[str, str, str]] = []
     flavours = (

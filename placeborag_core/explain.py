@@ -200,10 +200,15 @@ def explain(query: str, text: str, embedder: FakeEmbedder | None = None) -> Expl
     for label, value in (("query", query), ("text", text)):
         if not isinstance(value, str):
             raise TypeError(f"explain() needs str {label}, got {type(value).__name__}")
-    if embedder is None:
-        from placeborag_core.embedder import FakeEmbedder
+    from placeborag_core.embedder import FakeEmbedder
 
+    if embedder is None:
         embedder = FakeEmbedder()
+    elif not isinstance(embedder, FakeEmbedder):
+        raise TypeError(
+            f"explain() needs a placeborag FakeEmbedder (its features are what it explains), "
+            f"got {type(embedder).__name__}"
+        )
     cosine = _cosine(embedder.embed(query), embedder.embed(text))
     query_cluster, text_cluster = embedder.cluster_of(query), embedder.cluster_of(text)
     if query_cluster is None and text_cluster is None:

@@ -161,3 +161,10 @@ def test_decomposition_is_exact_and_names_only_common_features(query: str, text:
     text_features = {(f.kind, f.name) for f in embedder.features(text)}
     assert {(f.kind, f.name) for f in explanation.shared} == query_features & text_features
     assert all(f.contribution > 0 for f in explanation.shared)
+
+
+def test_explain_refuses_an_embedder_it_cannot_read() -> None:
+    with pytest.raises(
+        TypeError, match=r"explain\(\) needs a placeborag FakeEmbedder .*got object"
+    ):
+        explain("refund policy", "refund", embedder=object())  # type: ignore[arg-type]
