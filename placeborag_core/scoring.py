@@ -36,13 +36,24 @@ def cosine_f32(
     return result
 
 
+_L2_BLOCK = 2048  # rows per block: the difference matrix stays cache-sized
+
+
 def _squared_l2_f32(
     matrix: Matrix, norms: npt.NDArray[np.float32], query: npt.NDArray[np.float64]
 ) -> Vector:
     # Chroma l2 recipe: np.sum((q32 - v32) ** 2, dtype=float32), bit-exact (integrations.md 3.1).
-    diff = matrix - query.astype(F32)
-    np.multiply(diff, diff, out=diff)
-    result: Vector = np.sum(diff, axis=1, dtype=F32)
+    # Computed in blocks of rows: each row is reduced on its own, so the result is identical to
+    # the whole-matrix expression, without a temporary as large as the matrix.
+    q32 = query.astype(F32)
+    result: Vector = np.empty(len(matrix), dtype=F32)
+    buffer = np.empty((min(_L2_BLOCK, len(matrix)), matrix.shape[1]), dtype=F32)
+    for start in range(0, len(matrix), _L2_BLOCK):
+        rows = matrix[start : start + _L2_BLOCK]
+        diff = buffer[: len(rows)]
+        np.subtract(rows, q32, out=diff)
+        np.multiply(diff, diff, out=diff)
+        np.sum(diff, axis=1, dtype=F32, out=result[start : start + len(rows)])
     return result
 
 
