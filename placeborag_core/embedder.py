@@ -32,7 +32,7 @@ import numpy.typing as npt
 from placeborag_core.clusters import ClusterMatch, ClusterSpace, build_cluster_space
 from placeborag_core.hashing import derive_key, mix64, span_hash, span_hashes
 from placeborag_core.text import BOUNDARY, tokenise_flat, tokens
-from placeborag_core.token_table import TokenTable
+from placeborag_core.token_table import TokenFeatures, TokenTable
 
 __all__ = [
     "ALGORITHM",
@@ -409,10 +409,9 @@ class FakeEmbedder:
             parts.append(part)
         return parts
 
-    def _hash_tokens(
-        self, new_tokens: list[str]
-    ) -> tuple[npt.NDArray[np.int64], FloatArray, npt.NDArray[np.int64], npt.NDArray[np.int64]]:
-        """Buckets, signed weights and codes of the features of new tokens, and their token index.
+    def _hash_tokens(self, new_tokens: list[str]) -> TokenFeatures:
+        """The features of new tokens, grouped by token in order: buckets, signed weights, codes
+        (``bucket * 4 + index`` into ``_CODE_WEIGHTS``) and how many features each token has.
 
         Many tokens go through the vectorised :meth:`_hash`; a few (a query's new words) through
         :func:`~placeborag_core.hashing.span_hash`, which computes the same values with Python
@@ -420,32 +419,30 @@ class FakeEmbedder:
         """
         if len(new_tokens) > _FEW_TOKENS:
             hashed = self._hash([[token] for token in new_tokens])
-            return hashed.buckets, hashed.values, _codes(hashed.buckets, hashed.values), hashed.rows
-        buckets: list[int] = []
+            order = np.argsort(hashed.rows, kind="stable")
+            buckets, values = hashed.buckets[order], hashed.values[order]
+            sizes = np.bincount(hashed.rows, minlength=len(new_tokens))
+            return buckets, values, _codes(buckets, values), sizes.tolist()
+        buckets_out: list[int] = []
         weights: list[float] = []
-        owners: list[int] = []
+        codes: list[int] = []
+        sizes_out: list[int] = []
         width, key = self._dimensions, self._key
-        for owner, token in enumerate(new_tokens):
+        word_salt, ngram_salt = int(_WORD_SALT), int(_NGRAM_SALT)
+        for token in new_tokens:
             code_points = [_SPACE, *map(ord, token), _SPACE]
-            spans = [(1, len(token), int(_WORD_SALT), _WORD_WEIGHT)]
+            spans = [(1, len(token), word_salt, 2)]
             for n in _NGRAM_SIZES:
-                spans.extend(
-                    (start, n, int(_NGRAM_SALT), _NGRAM_WEIGHT)
-                    for start in range(len(code_points) - n + 1)
-                )
-            for start, length, salt, weight in spans:
+                spans.extend((start, n, ngram_salt, 0) for start in range(len(code_points) - n + 1))
+            for start, length, salt, kind in spans:
                 value = span_hash(code_points, start, length, salt, key)
-                buckets.append(((value >> 32) * width) >> 32)
-                weights.append(weight if value & 1 else -weight)
-                owners.append(owner)
-        bucket_array = np.array(buckets, dtype=np.int64)
-        weight_array = np.array(weights, dtype=np.float64)
-        return (
-            bucket_array,
-            weight_array,
-            _codes(bucket_array, weight_array),
-            np.array(owners, dtype=np.int64),
-        )
+                bucket = ((value >> 32) * width) >> 32
+                index = kind + (value & 1)
+                buckets_out.append(bucket)
+                weights.append(float(_CODE_WEIGHTS[index]))
+                codes.append(bucket * 4 + index)
+            sizes_out.append(len(spans))
+        return buckets_out, weights, codes, sizes_out
 
     def _hash(self, token_lists: list[list[str]]) -> _HashedFeatures:
         """Find and hash every feature of a batch of token lists at once.

@@ -15,6 +15,7 @@ on every machine and in every process:
 from __future__ import annotations
 
 import hashlib
+import operator
 import threading
 from collections.abc import Sequence
 
@@ -37,6 +38,7 @@ _PERSON = b"placeborag.v1"
 # prefix sums without a sequential scan (see span_hashes).
 _BASE = 0x9E3779B97F4A7C15
 _BASE_INVERSE = pow(_BASE, -1, 1 << 64)
+_POWERS_INT = tuple(pow(_BASE, i, 1 << 64) for i in range(32))  # base powers for short spans
 _MIX1_INT = 0xBF58476D1CE4E5B9
 _MIX2_INT = 0x94D049BB133111EB
 _LENGTH_SALT_INT = 0xD6E8FEB86659FD93
@@ -135,9 +137,13 @@ def span_hash(code_points: Sequence[int], start: int, length: int, salt: int, ke
     scalar twin lets the embedder hash a few new tokens quickly. A property test keeps the two
     identical.
     """
-    polynomial = 0
-    for code_point in reversed(code_points[start : start + length]):
-        polynomial = (polynomial * _BASE + code_point) & _MASK
+    span = code_points[start : start + length]
+    if length <= len(_POWERS_INT):
+        polynomial = int(sum(map(operator.mul, span, _POWERS_INT))) & _MASK
+    else:
+        polynomial = 0
+        for code_point in reversed(span):
+            polynomial = (polynomial * _BASE + code_point) & _MASK
     x = ((polynomial + length * _LENGTH_SALT_INT + salt) & _MASK) ^ key
     x = ((x ^ (x >> 30)) * _MIX1_INT) & _MASK
     x = ((x ^ (x >> 27)) * _MIX2_INT) & _MASK

@@ -9,6 +9,7 @@ vector never depends on what was interned before.
 
 from __future__ import annotations
 
+import itertools
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -16,12 +17,16 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["TokenTable"]
+__all__ = ["Hasher", "TokenFeatures", "TokenTable"]
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
-#: Hashes a list of new tokens: returns every feature's bucket, signed weight, code and token index.
-Hasher = Callable[[list[str]], tuple[IntArray, FloatArray, IntArray, IntArray]]
+#: The features of new tokens, grouped by token in order: buckets, signed weights, codes, and the
+#: number of features of each token (arrays or plain lists).
+TokenFeatures = tuple[
+    IntArray | list[int], FloatArray | list[float], IntArray | list[int], list[int]
+]
+Hasher = Callable[[list[str]], TokenFeatures]
 
 
 class _Snapshot:
@@ -94,24 +99,20 @@ class TokenTable:
             return snapshot
 
     def _append(self, snapshot: _Snapshot, missing: list[str]) -> None:
-        buckets, weights, codes, owners = self._hasher(missing)
-        order = np.argsort(owners, kind="stable")
-        sizes = np.bincount(owners, minlength=len(missing)).astype(np.int64)
-        first, used, added = snapshot.tokens, snapshot.used, len(buckets)
+        buckets, weights, codes, sizes = self._hasher(missing)
+        first, used, added, count = snapshot.tokens, snapshot.used, len(buckets), len(missing)
         snapshot.buckets = _grown(snapshot.buckets, used + added)
         snapshot.weights = _grown(snapshot.weights, used + added)
         snapshot.codes = _grown(snapshot.codes, used + added)
-        snapshot.starts = _grown(snapshot.starts, first + len(missing))
-        snapshot.sizes = _grown(snapshot.sizes, first + len(missing))
-        snapshot.buckets[used : used + added] = buckets[order]
-        snapshot.weights[used : used + added] = weights[order]
-        snapshot.codes[used : used + added] = codes[order]
-        snapshot.starts[first : first + len(missing)] = used + np.cumsum(sizes) - sizes
-        snapshot.sizes[first : first + len(missing)] = sizes
-        offsets = (used + np.cumsum(sizes)).tolist()
-        snapshot.spans.extend(
-            slice(end - size, end) for end, size in zip(offsets, sizes.tolist(), strict=True)
-        )
+        snapshot.starts = _grown(snapshot.starts, first + count)
+        snapshot.sizes = _grown(snapshot.sizes, first + count)
+        snapshot.buckets[used : used + added] = buckets
+        snapshot.weights[used : used + added] = weights
+        snapshot.codes[used : used + added] = codes
+        bounds = list(itertools.accumulate(sizes, initial=used))
+        snapshot.starts[first : first + count] = bounds[:-1]
+        snapshot.sizes[first : first + count] = sizes
+        snapshot.spans.extend(map(slice, bounds[:-1], bounds[1:]))
         snapshot.used = used + added
-        snapshot.tokens = first + len(missing)
-        snapshot.ids.update(zip(missing, range(first, first + len(missing)), strict=True))
+        snapshot.tokens = first + count
+        snapshot.ids.update(zip(missing, range(first, first + count), strict=True))
