@@ -3,8 +3,14 @@
 Rows are appended in write order, so row order *is* insertion order: an upsert of an existing id
 rewrites its row in place (it keeps its slot), a delete tombstones the row, and a re-added id gets a
 fresh row at the end. Tombstones are compacted in bulk, keeping the relative order of the rows.
-The matrix grows geometrically. Metadata is indexed per key at write time (which rows carry the
-key, and which rows hold each scalar value or list element) so equality filters become set lookups.
+The matrix grows geometrically. A *grouped* partition (for the formulas in
+:data:`~placeborag_core.scoring.MATVEC_FORMULAS`) stores it column-major and keeps its capacity a
+multiple of :data:`~placeborag_core.scoring.ROW_GROUP`, so the rows can be scored in whole groups
+(``scored_rows``); the spare rows hold zeros or old vectors, never NaN, and a nonzero norm. Either
+way ``matrix`` is a ``(capacity, dimension)`` array: only the memory order differs. Metadata is
+indexed per key the first time a filter uses the key (which rows carry it, and which rows hold
+each scalar value or list element), then kept current on every write, so equality filters become
+set lookups.
 
 An *orphan* is a row whose id was deleted while the store models index drift
 (``orphaned_ids=True``): its vector stays searchable, its text and metadata are gone.
@@ -24,7 +30,7 @@ import numpy.typing as npt
 
 from placeborag_core.filters import index_key
 from placeborag_core.records import Record
-from placeborag_core.scoring import row_norms
+from placeborag_core.scoring import ROW_GROUP, row_norms
 
 __all__ = ["Batch", "Partition", "copy_metadata"]
 
@@ -67,9 +73,10 @@ def copy_metadata(metadata: Mapping[str, Any] | None) -> dict[str, Any]:
 class Partition:
     """The rows of one namespace."""
 
-    def __init__(self, dimension: int) -> None:
+    def __init__(self, dimension: int, *, grouped: bool = False) -> None:
         self.dimension = dimension
-        self.matrix = np.empty((0, dimension), dtype=np.float32)
+        self.grouped = grouped
+        self.matrix = self._allocate(0)
         self.norms = np.empty(0, dtype=np.float32)
         self.live = np.zeros(0, dtype=bool)
         self.id_hashes = np.zeros(0, dtype=np.uint64)
@@ -86,6 +93,13 @@ class Partition:
 
     def __len__(self) -> int:
         return len(self.rows)
+
+    @property
+    def scored_rows(self) -> int:
+        """How many rows a scoring pass reads: ``n_rows``, rounded up to whole groups if grouped."""
+        if not self.grouped:
+            return self.n_rows
+        return -(-self.n_rows // ROW_GROUP) * ROW_GROUP
 
     def live_rows(self) -> npt.NDArray[np.intp]:
         """Rows holding a vector in the index (records and orphans), ascending."""
@@ -185,12 +199,20 @@ class Partition:
         if needed <= capacity:
             return
         new_capacity = max(_MIN_CAPACITY, capacity * 2, needed)
-        matrix = np.empty((new_capacity, self.dimension), dtype=np.float32)
+        if self.grouped:
+            new_capacity = -(-new_capacity // ROW_GROUP) * ROW_GROUP
+        matrix = self._allocate(new_capacity)
         matrix[: self.n_rows] = self.matrix[: self.n_rows]
         self.matrix = matrix
-        self.norms = _grow(self.norms, new_capacity, self.n_rows)
+        self.norms = _grow(self.norms, new_capacity, self.n_rows, fill=1.0)
         self.live = _grow(self.live, new_capacity, self.n_rows)
         self.id_hashes = _grow(self.id_hashes, new_capacity, self.n_rows)
+
+    def _allocate(self, capacity: int) -> npt.NDArray[np.float32]:
+        if self.grouped:
+            columns = np.zeros((self.dimension, capacity), dtype=np.float32)
+            return np.transpose(columns)
+        return np.empty((capacity, self.dimension), dtype=np.float32)
 
     def remove(self, ids: Iterable[str], keep_orphans: bool) -> int:
         """Delete ids; returns how many existed. With ``keep_orphans`` the vectors stay."""
@@ -308,7 +330,7 @@ class _KeyIndex:
             self.values[value_key].discard(row)
 
 
-def _grow(array: npt.NDArray[Any], capacity: int, used: int) -> npt.NDArray[Any]:
-    grown = np.zeros(capacity, dtype=array.dtype)
+def _grow(array: npt.NDArray[Any], capacity: int, used: int, fill: float = 0) -> npt.NDArray[Any]:
+    grown = np.full(capacity, fill, dtype=array.dtype)
     grown[:used] = array[:used]
     return grown

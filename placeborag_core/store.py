@@ -39,7 +39,7 @@ from placeborag_core.mmr import mmr_order
 from placeborag_core.partition import Batch, Partition, copy_metadata
 from placeborag_core.profiles import PROFILES, Profile, point_id_key
 from placeborag_core.records import Match, Record, Trace, TraceStatus
-from placeborag_core.scoring import FORMULAS, cosine_f32
+from placeborag_core.scoring import FORMULAS, MATVEC_FORMULAS, cosine_f32, row_cosines
 
 if TYPE_CHECKING:
     from placeborag_core.embedder import FakeEmbedder
@@ -536,8 +536,9 @@ class FakeVectorStore:
         return mask
 
     def _scores(self, part: Partition, vector: npt.NDArray[np.float64]) -> npt.NDArray[Any]:
-        """Step 5: the profile's numbers for every row, in one pass."""
-        return self._formula(part.matrix[: part.n_rows], part.norms[: part.n_rows], vector)
+        """Step 5: the profile's numbers for every row, in one pass (over whole row groups)."""
+        scored = part.scored_rows
+        return self._formula(part.matrix[:scored], part.norms[:scored], vector)[: part.n_rows]
 
     def _rank(
         self,
@@ -550,9 +551,9 @@ class FakeVectorStore:
         """Steps 2-6: the best ``limit`` candidate rows (all if None) and their scores."""
         pre = predicate if self._filter_mode == "pre" else None
         mask = self._candidates(part, vector, pre, ids)
-        rows = np.flatnonzero(mask)
-        if len(rows) == 0:
-            return rows, np.empty(0)
+        if not mask.any():
+            return np.empty(0, dtype=np.intp), np.empty(0)
+        rows = None if mask.all() else np.flatnonzero(mask)
         scores = self._scores(part, vector)
         ordered = _select(part, rows, scores, limit, self._profile)
         return ordered, scores[ordered]
@@ -584,7 +585,7 @@ class FakeVectorStore:
             return [float(s) for s in scores.tolist()]
         if len(rows) == 0:
             return []
-        sims = cosine_f32(part.matrix[rows], part.norms[rows], vector)
+        sims = row_cosines(part.matrix[rows], part.norms[rows], vector)
         return [float(s) for s in sims.tolist()]
 
     def _trace_rows(
@@ -715,7 +716,9 @@ class FakeVectorStore:
         part = self._parts.get(namespace)
         if part is None:
             assert self._dimension is not None
-            part = self._parts[namespace] = Partition(self._dimension)
+            part = self._parts[namespace] = Partition(
+                self._dimension, grouped=self._profile.variant.formula in MATVEC_FORMULAS
+            )
         part.put(batch, merge=self._profile.upsert_metadata == "merge")
 
     def _apply_delete(self, namespace: str, ids: list[str]) -> int:
@@ -929,28 +932,30 @@ def _rows_of(part: Partition | None, ids: list[str]) -> npt.NDArray[np.intp]:
 
 def _select(
     part: Partition,
-    rows: npt.NDArray[np.intp],
+    rows: npt.NDArray[np.intp] | None,
     scores: npt.NDArray[Any],
     limit: int | None,
     profile: Profile,
 ) -> npt.NDArray[np.intp]:
     """Step 6: the best ``limit`` of ``rows`` (all if None), ordered by score then tie rule.
 
-    ``rows`` are ascending (row order is insertion position)."""
-    if len(rows) == 0:
-        return rows
-    badness = scores[rows]
+    ``rows`` are ascending (row order is insertion position); None means every scored row."""
+    badness = scores if rows is None else scores[rows]
+    if len(badness) == 0:
+        return np.empty(0, dtype=np.intp)
     if profile.higher_is_better:
         badness = -badness
     rule = profile.tie_rule
-    if limit is not None and limit < len(rows):
-        cut = np.argpartition(badness, limit - 1)[:limit]
-        worst = badness[cut].max()
+    if limit is not None and limit < len(badness):
+        worst = np.partition(badness, limit - 1)[limit - 1]
         if rule == "faiss_heap":
             keep = _heap_survivors(badness, worst, limit)
         else:
             keep = np.flatnonzero(badness <= worst)
-        rows, badness = rows[keep], badness[keep]
+        rows = keep if rows is None else rows[keep]
+        badness = badness[keep]
+    elif rows is None:
+        rows = np.arange(len(badness))
     if rule == "point_id":
         keys = [_point_key(part.row_id[r]) for r in rows.tolist()]
         rank = np.empty(len(keys), dtype=np.intp)

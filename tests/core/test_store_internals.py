@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from placeborag_core import FakeVectorStore
 
@@ -11,8 +12,19 @@ def _partition(store: FakeVectorStore, namespace: str = "") -> object:
     return store._parts[namespace]
 
 
-def test_matrix_is_float32_contiguous_and_grows_geometrically() -> None:
-    store = FakeVectorStore()
+@pytest.mark.parametrize(
+    ("profile", "column_major", "expected"),
+    [
+        # the default profile's formula is a plain matvec: column-major, whole row groups of 64
+        ("default", True, [64, 128, 256, 512]),
+        # Chroma's l2 recipe reduces rows the way Chroma does: row-major
+        ("chroma", False, [16, 32, 64, 128, 256, 512]),
+    ],
+)
+def test_matrix_layout_and_geometric_growth(
+    profile: str, column_major: bool, expected: list[int]
+) -> None:
+    store = FakeVectorStore(profile=profile)
     capacities = set()
     for i in range(300):
         store.upsert(f"r{i}", None, vector=[1.0, float(i)])
@@ -20,8 +32,9 @@ def test_matrix_is_float32_contiguous_and_grows_geometrically() -> None:
         capacities.add(part.matrix.shape[0])  # type: ignore[attr-defined]
     part = _partition(store)
     assert part.matrix.dtype == np.float32  # type: ignore[attr-defined]
-    assert part.matrix.flags["C_CONTIGUOUS"]  # type: ignore[attr-defined]
-    assert sorted(capacities) == [16, 32, 64, 128, 256, 512]
+    base = part.matrix.T if column_major else part.matrix  # type: ignore[attr-defined]
+    assert base.flags["C_CONTIGUOUS"]
+    assert sorted(capacities) == expected
 
 
 def test_bulk_compaction_keeps_order_and_index() -> None:
@@ -46,3 +59,31 @@ def test_small_deletes_leave_tombstones_until_compact() -> None:
     store.compact()
     assert _partition(store).n_rows == 8  # type: ignore[attr-defined]
     assert store.ids() == [f"r{i}" for i in range(10) if i not in (1, 2)]
+
+
+@pytest.mark.parametrize(
+    ("profile", "metric", "tie_order"),
+    [
+        ("default", None, 1),
+        ("chroma", "cosine", 1),
+        ("chroma", "ip", 1),
+        ("faiss", "ip", -1),  # FAISS's heap hands a tie group back in descending position
+    ],
+)
+def test_identical_vectors_score_identically_wherever_they_sit(
+    profile: str, metric: str | None, tie_order: int
+) -> None:
+    # BLAS computes a matrix's last rows (those short of a SIMD block) with other code, so scored
+    # naively, copies of one vector score an ulp apart by position and ties break by rounding.
+    rng = np.random.default_rng(5)
+    for size in (3, 17, 100, 1000, 1234):
+        store = FakeVectorStore(profile=profile, metric=metric)
+        rows = rng.standard_normal((size, 384)).astype(np.float32)
+        copies = sorted({0, size // 3, size - 2, size - 1})
+        rows[copies] = rng.standard_normal(384).astype(np.float32)
+        store.upsert_many([(f"r{i:05d}", None, None, rows[i]) for i in range(size)])
+        query = rows[copies[0]] + 0.5 * rng.standard_normal(384).astype(np.float32)
+        found = [m for m in store.query(query, k=size) if int(m.id[1:]) in copies]
+        assert len({m.score for m in found}) == 1, (size, [m.score for m in found])
+        assert len({m.similarity for m in found}) == 1, (size, [m.similarity for m in found])
+        assert [m.id for m in found] == [f"r{i:05d}" for i in copies][::tie_order]
