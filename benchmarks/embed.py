@@ -7,6 +7,8 @@ Figures:
 - ``embed_many`` of 10,000 distinct short strings (30-60 characters), median of repeats, both with
   a fresh embedder each time (cold: every token is hashed) and reusing one embedder (warm: the
   per-token feature cache is filled, as in a test suite that embeds the same corpus repeatedly);
+- ``embed_lists`` (the same rows as Python lists, what LangChain and LlamaIndex return) beside
+  ``embed_many(...).tolist()``;
 - langchain-core's ``DeterministicFakeEmbedding(size=384).embed_documents`` on the same strings
   (skipped, with a message, when langchain-core is not installed);
 - ``embed`` of one short string: the median per call over 10,000 distinct strings made from a
@@ -142,6 +144,12 @@ def main() -> None:
     warm = median_seconds(lambda: warm_embedder.embed_many(texts), repeats=9)
     print(f"FakeEmbedder.embed_many, 10k strings, cold cache: {cold * 1e3:8.1f} ms median")
     print(f"FakeEmbedder.embed_many, 10k strings, warm cache: {warm * 1e3:8.1f} ms median")
+    as_lists = median_seconds(lambda: warm_embedder.embed_lists(texts), repeats=9)
+    converted = median_seconds(lambda: warm_embedder.embed_many(texts).tolist(), repeats=9)
+    print(
+        f"FakeEmbedder.embed_lists, 10k strings, warm cache: {as_lists * 1e3:8.1f} ms median "
+        f"(embed_many(...).tolist(): {converted * 1e3:.1f} ms)"
+    )
 
     try:
         from langchain_core.embeddings import DeterministicFakeEmbedding

@@ -22,7 +22,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, cast
 
@@ -268,6 +268,20 @@ class FakeEmbedder:
             matrix[start : start + _BLOCK] = self._embed_batch(batch[start : start + _BLOCK])
         return matrix
 
+    def embed_lists(self, texts: Iterable[str]) -> list[list[float]]:
+        """Embed a batch as nested lists of Python floats, equal to ``embed_many(texts).tolist()``.
+
+        For frameworks whose batch API returns ``list[list[float]]`` (LangChain's
+        ``embed_documents``, LlamaIndex's batch embedding). Equal entries of a row share one
+        float object, so this is faster than converting ``embed_many`` and keeps much less
+        memory alive (``benchmarks/embed.py`` prints both).
+        """
+        batch = _validated_texts(texts)
+        rows: list[list[float]] = []
+        for start in range(0, len(batch), _BLOCK):
+            rows.extend(self._lists_block(batch[start : start + _BLOCK]))
+        return rows
+
     def cluster_of(self, text: str) -> str | None:
         """The declared cluster ``text`` belongs to under this embedder's matching rule, or None."""
         if not isinstance(text, str):
@@ -316,7 +330,22 @@ class FakeEmbedder:
     # -- internals ---------------------------------------------------------------------------
 
     def _embed_batch(self, texts: list[str]) -> FloatArray:
-        """Embed a batch: hashed vectors for every text, then cluster members overridden.
+        """Embed a batch: the bucket sums of every text normalised, then cluster members and
+        texts without a token overridden."""
+        matrix = self._bucket_sums(texts)
+        norms = np.sqrt(np.einsum("ij,ij->i", matrix, matrix))
+        empty = norms == 0.0
+        norms[empty] = 1.0
+        matrix /= norms[:, None]
+        if empty.any():
+            matrix[empty] = self._fallback
+        for row, vector in self._cluster_rows(texts):
+            matrix[row] = vector
+        return matrix
+
+    def _bucket_sums(self, texts: list[str]) -> FloatArray:
+        """The unnormalised vectors of a batch: per text and bucket, the sum of the signed
+        feature weights (exact multiples of 1/2).
 
         Each distinct token is hashed once (and interned, see :mod:`placeborag_core.token_table`);
         the features of every token occurrence are then gathered with numpy and summed per text
@@ -341,19 +370,45 @@ class FakeEmbedder:
         sums = np.bincount(cells, weights=table.weights[features], minlength=count * width).astype(
             np.float64, copy=False
         )
-        matrix = sums.reshape(count, width)
-        norms = np.sqrt(np.einsum("ij,ij->i", matrix, matrix))
+        return sums.reshape(count, width)
+
+    def _cluster_rows(self, texts: list[str]) -> Iterator[tuple[int, FloatArray]]:
+        """(row, member vector) for every text of a batch that belongs to a declared cluster."""
+        if self._clusters is None:
+            return
+        for row, text in enumerate(texts):
+            cluster = self._clusters.cluster_of(text)
+            if cluster is not None:
+                yield row, self._clusters.member_vector(text, cluster)
+
+    def _lists_block(self, texts: list[str]) -> list[list[float]]:
+        """:meth:`embed_lists` for one block of texts.
+
+        Entry ``j`` of a row is ``sum_j / norm`` with ``sum_j`` a multiple of 1/2, the division
+        :meth:`_embed_batch` performs. A row has few distinct sums, so the quotients are computed
+        once per row and distinct sum ("pool") as Python floats, and the rows are gathered from
+        the pools as an object array: no float is created per entry, and equal entries of a row
+        share one object.
+        """
+        sums = self._bucket_sums(texts)
+        norms = np.sqrt(np.einsum("ij,ij->i", sums, sums))
+        doubled = (sums * 2.0).astype(np.int64)
+        reach = int(np.abs(doubled).max()) if doubled.size else 0
+        if 2 * reach + 1 > self._dimensions:  # pools larger than rows: plain conversion is cheaper
+            rows: list[list[float]] = self._embed_batch(texts).tolist()
+            return rows
         empty = norms == 0.0
         norms[empty] = 1.0
-        matrix /= norms[:, None]
-        if empty.any():
-            matrix[empty] = self._fallback
-        if self._clusters is not None:
-            for row, text in enumerate(texts):
-                cluster = self._clusters.cluster_of(text)
-                if cluster is not None:
-                    matrix[row] = self._clusters.member_vector(text, cluster)
-        return matrix
+        halves = np.arange(-reach, reach + 1, dtype=np.float64) * 0.5
+        pools = (halves[None, :] / norms[:, None]).astype(object).ravel()
+        doubled += (reach + np.arange(len(texts), dtype=np.int64) * (2 * reach + 1))[:, None]
+        rows = pools[doubled].tolist()
+        fallback: list[float] = self._fallback.tolist()
+        for row in np.flatnonzero(empty).tolist():
+            rows[row] = fallback.copy()
+        for row, vector in self._cluster_rows(texts):
+            rows[row] = vector.tolist()
+        return rows
 
     def _embed_one(self, text: str) -> FloatArray:
         """Embed one text by the short route: the same exact sums as :meth:`_embed_batch`.

@@ -22,7 +22,7 @@ class PlaceboEmbeddings(Embeddings):
 
     The constructor takes the `FakeEmbedder` options (and validates them the same way), or an
     already built `embedder`, never both. Every vector is a `list` of Python floats with unit
-    L2 norm; batches go through the vectorised `embed_many` path in one call.
+    L2 norm; batches go through the vectorised `embed_lists` path in one call.
     """
 
     def __init__(
@@ -74,8 +74,7 @@ class PlaceboEmbeddings(Embeddings):
         texts = list(texts)
         if not texts:
             return []
-        rows: list[list[float]] = self._embedder.embed_many(texts).tolist()
-        return rows
+        return self._embedder.embed_lists(texts)
 
     def embed_query(self, text: str) -> list[float]:
         """Embed one query text (the same vector `embed_documents([text])[0]` gives)."""

@@ -2,7 +2,7 @@
 
 The options of ``FakeEmbedder`` are pydantic fields, so they are validated at construction, appear
 in ``to_dict()`` and come back with ``from_dict()``; the embedder built from them is private state
-that pydantic never serialises. Batches go through ``embed_many`` in one vectorised call, which is
+that pydantic never serialises. Batches go through ``embed_lists`` in one vectorised call, which is
 why ``embed_batch_size`` defaults to LlamaIndex's maximum instead of its default of 10: the
 per-batch overhead of LlamaIndex (a span and an ``EmbeddingEndEvent`` per batch) then stays small.
 
@@ -96,8 +96,7 @@ class PlaceboEmbedding(BaseEmbedding):
         return self._embedder.embed(text)
 
     def _get_text_embeddings(self, texts: list[str]) -> list[list[float]]:
-        rows: list[list[float]] = self._embedder.embed_many(texts).tolist()
-        return rows
+        return self._embedder.embed_lists(texts)
 
     async def _aget_text_embeddings(self, texts: list[str]) -> list[list[float]]:
         return self._get_text_embeddings(texts)

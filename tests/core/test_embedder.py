@@ -362,3 +362,36 @@ def test_embed_many_can_round_rows_to_float32_block_by_block() -> None:
     small = embedder.embed_many(texts[:3], dtype=np.float32)
     assert small.dtype == np.float32
     assert (small == single[:3]).all()
+
+
+def _bits(rows: list[list[float]]) -> list[bytes]:
+    return [np.array(row, dtype=np.float64).tobytes() for row in rows]
+
+
+@settings(max_examples=200, deadline=None)
+@given(texts_strategy)
+def test_embed_lists_equals_embed_many_tolist_bit_for_bit(texts: list[str]) -> None:
+    embedder = FakeEmbedder(dimensions=32, clusters={"pets": ["cat", "dog"]})
+    rows = embedder.embed_lists([*texts, "cat", "", "dog"])
+    assert _bits(rows) == _bits(embedder.embed_many([*texts, "cat", "", "dog"]).tolist())
+    assert all(type(x) is float for row in rows for x in row)
+
+
+def test_embed_lists_handles_long_repetitions_blocks_and_bad_input() -> None:
+    embedder = FakeEmbedder(dimensions=16)
+    # one word 300 times: bucket sums far beyond what a pool per row is worth
+    texts = ["spam " * 300, "refund policy", *[f"doc {i} refund" for i in range(2100)]]
+    rows = embedder.embed_lists(texts)
+    assert len(rows) == len(texts)
+    assert _bits(rows) == _bits(embedder.embed_many(texts).tolist())
+    assert embedder.embed_lists([]) == []
+    with pytest.raises(TypeError, match="sequence of strings, got str"):
+        embedder.embed_lists("refund policy")
+
+
+def test_embed_lists_rows_are_independent_lists() -> None:
+    rows = FakeEmbedder(dimensions=16).embed_lists(["", "", "refund", "refund"])
+    rows[0][0] = 99.0
+    rows[2][0] = 99.0
+    assert rows[1][0] != 99.0
+    assert rows[3][0] != 99.0

@@ -61,3 +61,17 @@ def test_repr_names_the_space() -> None:
     assert repr(PlaceboEmbeddings(model_name="m", dimensions=8)) == (
         "PlaceboEmbeddings(model_name='m', dimensions=8)"
     )
+
+
+def test_embed_documents_is_one_batch_call(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[int] = []
+    original = FakeEmbedder.embed_lists
+
+    def spy(self: FakeEmbedder, texts: list[str]) -> list[list[float]]:
+        calls.append(len(texts))
+        return original(self, texts)
+
+    monkeypatch.setattr(FakeEmbedder, "embed_lists", spy)
+    monkeypatch.setattr(FakeEmbedder, "embed", lambda self, text: pytest.fail("per-text path"))
+    assert len(PlaceboEmbeddings().embed_documents([f"text {i}" for i in range(7)])) == 7
+    assert calls == [7]

@@ -51,13 +51,13 @@ def test_bad_options_raise_at_construction():
 def test_batch_path_is_vectorised_not_per_text(monkeypatch):
     embed = PlaceboEmbedding(embed_batch_size=4)
     calls = []
-    original = FakeEmbedder.embed_many
+    original = FakeEmbedder.embed_lists
 
     def spy(self, texts):
         calls.append(len(texts))
         return original(self, texts)
 
-    monkeypatch.setattr(FakeEmbedder, "embed_many", spy)
+    monkeypatch.setattr(FakeEmbedder, "embed_lists", spy)
     monkeypatch.setattr(FakeEmbedder, "embed", lambda self, text: pytest.fail("per-text path used"))
     result = embed.get_text_embedding_batch([f"text {i}" for i in range(10)])
     assert len(result) == 10
