@@ -249,7 +249,7 @@ class FakeEmbedder:
         """Embed one text: a unit-length list of Python floats (so ``==`` compares vectors)."""
         if not isinstance(text, str):
             raise TypeError(f"text must be a str, got {type(text).__name__}: {text!r}")
-        return cast(list[float], self._embed_one(text).tolist())
+        return self._embed_one(text)
 
     def embed_many(
         self, texts: Iterable[str], *, dtype: type[np.floating[Any]] = np.float64
@@ -403,14 +403,13 @@ class FakeEmbedder:
         pools = (halves[None, :] / norms[:, None]).astype(object).ravel()
         doubled += (reach + np.arange(len(texts), dtype=np.int64) * (2 * reach + 1))[:, None]
         rows = pools[doubled].tolist()
-        fallback: list[float] = self._fallback.tolist()
         for row in np.flatnonzero(empty).tolist():
-            rows[row] = fallback.copy()
+            rows[row] = self._fallback_list()
         for row, vector in self._cluster_rows(texts):
             rows[row] = vector.tolist()
         return rows
 
-    def _embed_one(self, text: str) -> FloatArray:
+    def _embed_one(self, text: str) -> list[float]:
         """Embed one text by the short route: the same exact sums as :meth:`_embed_batch`.
 
         The text's vector is the sum of its tokens' vectors (:meth:`_dense_token_vectors`).
@@ -420,23 +419,30 @@ class FakeEmbedder:
         if self._clusters is not None:
             cluster = self._clusters.cluster_of(text)
             if cluster is not None:
-                return self._clusters.member_vector(text, cluster)
+                member: list[float] = self._clusters.member_vector(text, cluster).tolist()
+                return member
         token_list = tokens(text)
         if not token_list:
-            return np.array(self._fallback, dtype=np.float64)
+            return self._fallback_list()
         vectors = self._token_vectors
         try:
             parts = [vectors[token] for token in token_list]
         except KeyError:
             parts = self._dense_token_vectors(token_list)
-        vector: FloatArray = np.array(parts[0], dtype=np.float64)
-        for part in parts[1:]:
+        vector = parts[0] + parts[1] if len(parts) > 1 else parts[0].copy()
+        for part in parts[2:]:
             vector += part
-        squared = float(vector @ vector)
+        squared = float(vector.dot(vector))
         if squared == 0.0:
-            return np.array(self._fallback, dtype=np.float64)
+            return self._fallback_list()
         vector /= math.sqrt(squared)
-        return vector
+        unit: list[float] = vector.tolist()
+        return unit
+
+    def _fallback_list(self) -> list[float]:
+        """The fixed vector of texts without a (nonzero) token, as a new list."""
+        fallback: list[float] = self._fallback.tolist()
+        return fallback
 
     def _dense_token_vectors(self, token_list: list[str]) -> list[FloatArray]:
         """The unnormalised vector of each token, from the token table, kept for the next text.
