@@ -5,7 +5,9 @@ Run: ``python benchmarks/store.py``. The machine is shared: run it once and reco
 What is measured:
 - upsert_many of 50,000 chunks of ~200 characters, embedding included (one batch);
 - query(k=5) over the 50,000 x 384 store: median of 200 queries, next to a bare numpy baseline
-  (float32 matrix-vector product plus argpartition over the same matrix, same run);
+  (float32 matrix-vector product plus argpartition over the same matrix, same run), in both
+  memory orders (the store keeps this profile's matrix column-major); the ratio is taken to the
+  faster of the two;
 - the same query with a one-key equality filter matching 10% of the records;
 - langchain-core's InMemoryVectorStore and llama-index-core's SimpleVectorStore holding the same
   vectors (a few repeats only: they are slow), as ratios to our median;
@@ -97,19 +99,22 @@ def time_store(texts: list[str], embedder: FakeEmbedder) -> None:
     query_iter = iter(queries * 10)
     ours = median_ms(lambda: store.query(next(query_iter), k=5), 200)
 
-    _, _, _, matrix = store.snapshot()  # the same float32 matrix (a copy)
+    _, _, _, matrix = store.snapshot()  # the same float32 matrix (a row-major copy)
+    columns = np.asfortranarray(matrix)  # and a column-major copy, the store's own layout
     q32 = iter([q.astype(np.float32) for q in queries] * 10)
 
-    def bare() -> None:
-        scores = matrix @ next(q32)
+    def bare(layout: np.ndarray) -> None:
+        scores = layout @ next(q32)
         top = np.argpartition(-scores, 5)[:5]
         top[np.argsort(-scores[top])]
 
-    baseline = median_ms(bare, 200)
+    row_major = median_ms(lambda: bare(matrix), 200)
+    column_major = median_ms(lambda: bare(columns), 200)
+    baseline = min(row_major, column_major)
     print(f"query k=5: {ours:.2f} ms median  (target <= 5 ms)")
     print(
-        f"bare numpy matvec + argpartition: {baseline:.2f} ms  ratio {ours / baseline:.2f}x"
-        "  (target <= 3x)"
+        f"bare numpy matvec + argpartition: {row_major:.2f} ms row-major, {column_major:.2f} ms "
+        f"column-major; ratio to the faster {ours / baseline:.2f}x  (target <= 3x)"
     )
     filtered = median_ms(lambda: store.query(next(query_iter), k=5, where={"bucket": 3}), 200)
     print(
