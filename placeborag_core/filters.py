@@ -32,6 +32,7 @@ __all__ = [
     "ColumnView",
     "FilterDialect",
     "Predicate",
+    "all_of",
     "compile_filter",
     "compile_filter_or_callable",
     "index_key",
@@ -124,6 +125,8 @@ class ColumnView(Protocol):
     def metadata_at(self, row: int) -> Mapping[str, Any]: ...
 
     def record_at(self, row: int) -> Any: ...
+
+    def text_at(self, row: int) -> str | None: ...
 
     def key_mask(self, key: str) -> BoolMask: ...
 
@@ -268,6 +271,9 @@ class _All(Predicate):
     def matches(self, metadata: Mapping[str, Any]) -> bool:
         return all(child.matches(metadata) for child in self.children)
 
+    def row_matches(self, view: ColumnView, row: int) -> bool:
+        return all(child.row_matches(view, row) for child in self.children)
+
     def mask(self, view: ColumnView) -> BoolMask:
         out = np.ones(view.n_rows, dtype=bool)
         for child in self.children:
@@ -282,6 +288,9 @@ class _Any(Predicate):
     def matches(self, metadata: Mapping[str, Any]) -> bool:
         return any(child.matches(metadata) for child in self.children)
 
+    def row_matches(self, view: ColumnView, row: int) -> bool:
+        return any(child.row_matches(view, row) for child in self.children)
+
     def mask(self, view: ColumnView) -> BoolMask:
         out = np.zeros(view.n_rows, dtype=bool)
         for child in self.children:
@@ -295,6 +304,9 @@ class _Not(Predicate):
 
     def matches(self, metadata: Mapping[str, Any]) -> bool:
         return not self.child.matches(metadata)
+
+    def row_matches(self, view: ColumnView, row: int) -> bool:
+        return not self.child.row_matches(view, row)
 
     def mask(self, view: ColumnView) -> BoolMask:
         return ~self.child.mask(view)
@@ -656,6 +668,14 @@ def _chroma_validate_expression(value: dict[Any, Any]) -> None:
 
 
 # --------------------------------------------------------------------------- entry point
+
+
+def all_of(predicates: Sequence[Predicate | None]) -> Predicate:
+    """The conjunction of the given predicates (None entries ignored; none at all passes all)."""
+    given = [p for p in predicates if p is not None and not isinstance(p, _Everything)]
+    if not given:
+        return _Everything()
+    return given[0] if len(given) == 1 else _All(given)
 
 
 def compile_filter_or_callable(where: Any, dialect: FilterDialect) -> Predicate:

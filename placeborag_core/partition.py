@@ -109,6 +109,10 @@ class Partition:
         """The stored metadata of a row (empty for orphans and dead rows); not a copy."""
         return self.metas[row] or _EMPTY
 
+    def text_at(self, row: int) -> str | None:
+        """The stored text of a row (None for a record stored without text and for orphans)."""
+        return self.texts[row] if self.metas[row] is not None else None
+
     def record_at(self, row: int) -> Record:
         """A copy of the record in ``row`` (text None and empty metadata for an orphan)."""
         meta = self.metas[row]

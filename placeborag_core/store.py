@@ -32,9 +32,10 @@ from typing import TYPE_CHECKING, Any, Literal
 import numpy as np
 import numpy.typing as npt
 
+from placeborag_core.document_filters import compile_document_filter
 from placeborag_core.errors import DimensionError, RetrievalTimeout
 from placeborag_core.faults import FailureQueue, id_hash, query_hash, recall_keep_mask
-from placeborag_core.filters import Predicate, compile_filter_or_callable
+from placeborag_core.filters import Predicate, all_of, compile_filter_or_callable
 from placeborag_core.mmr import mmr_order
 from placeborag_core.partition import Batch, Partition, copy_metadata
 from placeborag_core.profiles import PROFILES, Profile, point_id_key
@@ -312,16 +313,26 @@ class FakeVectorStore:
         namespace: str = "",
         ids: Collection[str] | None = None,
         fetch_k: int | None = None,
+        where_document: Mapping[str, Any] | None = None,
     ) -> list[Match]:
         """The ``k`` best records for a text or a vector, best first, by the profile's score.
 
-        ``where`` filters on metadata (see ``filters.py``); ``ids`` restricts candidates to those
-        ids (an empty collection allows none); ``fetch_k`` is how many nearest records filter mode
-        ``post`` fetches before filtering (default ``k``; ignored in ``pre``). Fewer than ``k``
-        results come back when fewer records qualify.
+        ``where`` filters on metadata (see ``filters.py``) and ``where_document`` on the text
+        (Chroma's dialect, see ``document_filters.py``), both at the filter step; ``ids``
+        restricts candidates to those ids (an empty collection allows none); ``fetch_k`` is how
+        many nearest records filter mode ``post`` fetches before filtering (default ``k``;
+        ignored in ``pre``). Fewer than ``k`` results come back when fewer records qualify.
         """
         self._fire_failure()
-        return self._query(query, k, where=where, namespace=namespace, ids=ids, fetch_k=fetch_k)
+        return self._query(
+            query,
+            k,
+            where=where,
+            namespace=namespace,
+            ids=ids,
+            fetch_k=fetch_k,
+            where_document=where_document,
+        )
 
     def _query(
         self,
@@ -332,11 +343,12 @@ class FakeVectorStore:
         namespace: str,
         ids: Collection[str] | None,
         fetch_k: int | None,
+        where_document: Mapping[str, Any] | None = None,
     ) -> list[Match]:
         self._check_k(k)
         if fetch_k is not None:
             self._check_k(fetch_k)
-        predicate = compile_filter_or_callable(where, self._profile.filters)
+        predicate = self._predicate(where, where_document)
         _check_namespace(namespace)
         vector = self._query_vector(query)
         fetch = k if fetch_k is None or self._filter_mode == "pre" else fetch_k
@@ -363,6 +375,7 @@ class FakeVectorStore:
         ids: Collection[str] | None = None,
         redundancy: Literal["max", "last"] = "max",
         order: Literal["pick", "rank"] = "pick",
+        where_document: Mapping[str, Any] | None = None,
     ) -> list[Match]:
         """MMR re-ranking of the normal query's ``fetch_k`` candidates.
 
@@ -383,13 +396,19 @@ class FakeVectorStore:
         if order not in ("pick", "rank"):
             raise ValueError(f"order must be 'pick' or 'rank', got {order!r}")
         self._check_k(fetch_k)
-        compile_filter_or_callable(where, self._profile.filters)
+        self._predicate(where, where_document)
         vector = self._query_vector(query)
         if vector is None:
             return []
         with self._lock:  # re-entrant: candidates and their vectors from one state
             candidates = self._query(
-                vector, fetch_k, where=where, namespace=namespace, ids=ids, fetch_k=None
+                vector,
+                fetch_k,
+                where=where,
+                namespace=namespace,
+                ids=ids,
+                fetch_k=None,
+                where_document=where_document,
             )
             if not candidates:
                 return []
@@ -407,13 +426,15 @@ class FakeVectorStore:
         ids: Collection[str] | None = None,
         namespace: str = "",
         limit: int | None = None,
+        where_document: Mapping[str, Any] | None = None,
     ) -> list[Record]:
-        """Copies of the visible records that pass ``where`` and ``ids``, in listing order.
+        """Copies of the visible records that pass ``where``, ``where_document`` and ``ids``, in
+        listing order.
 
         A read without a query vector (Chroma's ``get``, Qdrant's ``scroll``): the same filter
         validation and semantics as :meth:`query`, no recall dropout, no injected failures.
         """
-        predicate = compile_filter_or_callable(where, self._profile.filters)
+        predicate = self._predicate(where, where_document)
         _check_namespace(namespace)
         if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int)):
             raise TypeError(f"limit must be an int or None, got {limit!r}")
@@ -460,6 +481,7 @@ class FakeVectorStore:
         where: Where | None = None,
         namespace: str = "",
         ids: Collection[str] | None = None,
+        where_document: Mapping[str, Any] | None = None,
     ) -> list[Trace]:
         """Why each record the namespace knows is, or is not, returned for this query.
 
@@ -467,7 +489,7 @@ class FakeVectorStore:
         order an unbounded ``k`` would return them. Never consumes an injected failure and never
         changes state.
         """
-        predicate = compile_filter_or_callable(where, self._profile.filters)
+        predicate = self._predicate(where, where_document)
         _check_namespace(namespace)
         vector = self._query_vector(query)
         with self._lock:
@@ -487,6 +509,16 @@ class FakeVectorStore:
             return traces
 
     # ------------------------------------------------------------------ pipeline steps
+
+    def _predicate(self, where: Any, where_document: Any) -> Predicate:
+        """Step 0: both filters validated and compiled, before anything is read."""
+        dialect = self._profile.filters
+        return all_of(
+            [
+                compile_filter_or_callable(where, dialect),
+                compile_document_filter(where_document, dialect.error_suffix),
+            ]
+        )
 
     def _fire_failure(self) -> None:
         with self._lock:

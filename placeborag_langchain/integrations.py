@@ -82,6 +82,8 @@ class IntegrationFacts:
             them to the client, which rejects them); FAISS silently ignores them.
         orphan_error: template of the error raised when the index returns an id whose document
             is gone (FAISS's docstore miss); None returns a Document with empty content.
+        document_filter: whether searches accept `where_document=` (Chroma's filter on the
+            document text, evaluated by the core with the metadata filter).
         embedding_probes: when the integration calls `embed_documents(["dummy_text"])` to learn
             the dimension (langchain-qdrant: in the constructor and before a text MMR search),
             which a counting embedder can see.
@@ -117,6 +119,7 @@ class IntegrationFacts:
     score_threshold: Literal["strict", "inclusive"] | None = None
     strict_kwargs: bool = True
     orphan_error: str | None = None
+    document_filter: bool = False
     embedding_probes: frozenset[Literal["init", "mmr"]] = frozenset()
 
 
@@ -125,6 +128,7 @@ _DEFAULT = IntegrationFacts(
     integration="placeborag (clean conventions)",
     relevance=MappingProxyType({"cosine": half_shifted_cosine_relevance}),
     relevance_error="no relevance function for metric {metric!r} under profile 'default'",
+    document_filter=True,
     duplicate_ids="duplicate ids in one call: {dups}; each id may appear once per call",
     delete_none_error=(
         "delete(ids=None) is refused: pass the ids to delete (every real integration refuses "
@@ -156,6 +160,7 @@ _CHROMA = IntegrationFacts(
     get_duplicate_error="Expected IDs to be unique, found duplicates of: {dups} in get.",
     get_empty_error="Expected IDs to be a non-empty list, got 0 IDs in get.",
     mmr_order="rank",
+    document_filter=True,
 )
 
 _QDRANT = IntegrationFacts(

@@ -357,8 +357,11 @@ class PlaceboVectorStore(VectorStore):
         ns = kwargs.pop("namespace", self._namespace)
         fetch_k = kwargs.pop("fetch_k", None)
         threshold = kwargs.pop("score_threshold", None) if facts.score_threshold else None
-        accepted = ("k", "filter", *_SEARCH_KWARGS) + (
-            ("score_threshold",) if facts.score_threshold else ()
+        where_document = kwargs.pop("where_document", None) if facts.document_filter else None
+        accepted = (
+            ("k", "filter", *_SEARCH_KWARGS)
+            + (("score_threshold",) if facts.score_threshold else ())
+            + (("where_document",) if facts.document_filter else ())
         )
         self._reject_kwargs(kwargs, method, accepted)
         translated = translate_filter(flt, facts.filter_dialect, facts.callable_filter_arg)
@@ -371,6 +374,7 @@ class PlaceboVectorStore(VectorStore):
             namespace=ns,
             ids=translated.ids,
             fetch_k=fetch_k,
+            where_document=where_document,
         )
         if threshold is not None:
             matches = self._apply_threshold(matches, threshold)
@@ -482,9 +486,11 @@ class PlaceboVectorStore(VectorStore):
     ) -> list[Match]:
         facts = self._facts
         ns = kwargs.pop("namespace", self._namespace)
-        self._reject_kwargs(
-            kwargs, "max_marginal_relevance_search", ("k", "fetch_k", "lambda_mult", "filter")
+        where_document = kwargs.pop("where_document", None) if facts.document_filter else None
+        accepted = ("k", "fetch_k", "lambda_mult", "filter") + (
+            ("where_document",) if facts.document_filter else ()
         )
+        self._reject_kwargs(kwargs, "max_marginal_relevance_search", accepted)
         translated = translate_filter(flt, facts.filter_dialect, facts.callable_filter_arg)
         if flt is not None:
             fetch_k *= facts.mmr_filter_window
@@ -497,6 +503,7 @@ class PlaceboVectorStore(VectorStore):
             namespace=ns,
             ids=translated.ids,
             order=facts.mmr_order,
+            where_document=where_document,
         )
 
     def max_marginal_relevance_search_with_score_by_vector(

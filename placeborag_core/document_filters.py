@@ -1,0 +1,111 @@
+"""Filters on a record's text: Chroma's ``where_document`` dialect, for every profile.
+
+``{"$contains": s}`` and ``{"$not_contains": s}`` test a case-sensitive substring,
+``{"$regex": p}`` and ``{"$not_regex": p}`` an unanchored regular-expression search, and
+``{"$and": [...]}`` / ``{"$or": [...]}`` combine two or more such expressions. Each expression has
+exactly one operator and every operand is a non-empty string, as Chroma 1.5 requires (measured,
+``tests/fidelity/probes/chroma_where_document.py``); a malformed expression raises
+:class:`~placeborag_core.errors.FilterError` with Chroma's wording before any record is read.
+
+Patterns are Python regular expressions (Chroma compiles them with Rust's ``regex`` crate: the
+common syntax is shared, look-around and back-references are Python-only). A record without text
+(stored from a vector alone, or an orphan) contains nothing: it fails ``$contains`` and
+``$regex`` and passes their negations, as in Chroma.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from placeborag_core.errors import FilterError
+from placeborag_core.filters import ColumnView, Predicate
+
+__all__ = ["DOCUMENT_OPERATORS", "compile_document_filter"]
+
+DOCUMENT_OPERATORS = ("$contains", "$not_contains", "$regex", "$not_regex", "$and", "$or")
+_LOGIC = ("$and", "$or")
+
+
+def compile_document_filter(where_document: Any, suffix: str = " in query.") -> Predicate | None:
+    """Validate and compile a ``where_document`` expression; None means no document filter.
+
+    ``suffix`` ends every error message (Chroma names the call: ``" in query."``).
+    """
+    if where_document is None:
+        return None
+    try:
+        return _compile(where_document)
+    except FilterError as error:
+        raise FilterError(f"{error}{suffix}") from None
+
+
+def _compile(expression: Any) -> Predicate:
+    if not isinstance(expression, Mapping):
+        raise FilterError(f"Expected where document to be a dictionary, got {expression}")
+    if len(expression) != 1:
+        raise FilterError(
+            f"Expected where document to have exactly one operator, got {dict(expression)}"
+        )
+    ((operator, operand),) = expression.items()
+    if operator not in DOCUMENT_OPERATORS:
+        raise FilterError(
+            "Expected where document operator to be one of "
+            f"{', '.join(DOCUMENT_OPERATORS)}, got {operator}"
+        )
+    if operator in _LOGIC:
+        if not isinstance(operand, list) or len(operand) < 2:
+            raise FilterError(
+                "Expected document value for $and or $or to be a list with at least two where "
+                f"document expressions, got {operand}"
+            )
+        children = [_compile(child) for child in operand]
+        return _Combined(children, all if operator == "$and" else any)
+    if not isinstance(operand, str):
+        raise FilterError(
+            f"Expected where document operand value for operator {operator} to be a str, "
+            f"got {operand}"
+        )
+    if not operand:
+        raise FilterError(
+            f"Expected where document operand value for operator {operator} to be a non-empty str"
+        )
+    negated = operator.startswith("$not_")
+    if operator.endswith("regex"):
+        try:
+            pattern = re.compile(operand)
+        except re.error as error:
+            raise FilterError(f"Regex syntax error: {error} (pattern {operand!r})") from None
+        return _Text(lambda text: pattern.search(text) is not None, negated)
+    return _Text(lambda text: operand in text, negated)
+
+
+class _Text(Predicate):
+    """One test on the text of a record."""
+
+    def __init__(self, test: Callable[[str], bool], negated: bool) -> None:
+        self.test = test
+        self.negated = negated
+
+    def matches(self, metadata: Mapping[str, Any]) -> bool:
+        raise TypeError("a document filter needs the record's text; use row_matches")
+
+    def row_matches(self, view: ColumnView, row: int) -> bool:
+        text = view.text_at(row)
+        found = text is not None and self.test(text)
+        return found != self.negated
+
+
+class _Combined(Predicate):
+    """``$and`` (``all``) or ``$or`` (``any``) of document expressions."""
+
+    def __init__(self, children: list[Predicate], combine: Callable[[Any], bool]) -> None:
+        self.children = children
+        self.combine = combine
+
+    def matches(self, metadata: Mapping[str, Any]) -> bool:
+        raise TypeError("a document filter needs the record's text; use row_matches")
+
+    def row_matches(self, view: ColumnView, row: int) -> bool:
+        return self.combine(child.row_matches(view, row) for child in self.children)
