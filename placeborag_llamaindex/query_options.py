@@ -17,7 +17,7 @@ __all__ = ["QueryOptions"]
 
 _DEFAULT_MMR_THRESHOLD = 0.5  # get_top_k_mmr_embeddings' default
 _DEFAULT_PREFETCH_FACTOR = 4.0  # ChromaVectorStore's DEFAULT_MMR_PREFETCH_FACTOR
-_ALWAYS = ("fetch_k", "mmr_threshold", "where")
+_ALWAYS = ("fetch_k", "mmr_threshold", "where", "where_document")
 _PREFETCH = ("mmr_prefetch_factor", "mmr_prefetch_k")
 
 
@@ -34,6 +34,7 @@ class QueryOptions:
     prefetch_k_override: int | None = None
     fetch_k: int | None = None
     where: dict[str, Any] | None = None
+    where_document: Any = None  # validated by the core store, with Chroma's messages
 
     @classmethod
     def parse(
@@ -54,6 +55,7 @@ class QueryOptions:
             prefetch_k_override=_prefetch_k(kwargs),
             fetch_k=_fetch_k(kwargs),
             where=_where(kwargs, query),
+            where_document=kwargs.get("where_document"),
         )
 
     def prefetch_k(self, k: int) -> int:

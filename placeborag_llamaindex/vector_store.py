@@ -276,8 +276,9 @@ class PlaceboVectorStore(BasePydanticVectorStore):
 
         Keyword arguments (``vector_store_kwargs`` of a retriever): ``mmr_threshold`` (wins over
         ``query.mmr_threshold``), ``mmr_prefetch_factor``/``mmr_prefetch_k`` (chroma profile),
-        ``fetch_k`` (candidates before a post-filter) and ``where`` (a core-dialect filter, not
-        combinable with ``query.filters``).
+        ``fetch_k`` (candidates before a post-filter), ``where`` (a core-dialect filter, not
+        combinable with ``query.filters``) and ``where_document`` (Chroma's filter on the node
+        text, applied with the other filters, as ``ChromaVectorStore`` forwards it to Chroma).
         """
         options = QueryOptions.parse(kwargs, query, prefetch=self._facts.mmr == "prefetch")
         mode = self._mode(query.mode)
@@ -287,7 +288,7 @@ class PlaceboVectorStore(BasePydanticVectorStore):
             ids = None  # the index passes [] for "no restriction" to text-storing stores
         k = query.similarity_top_k
         if not query.query_embedding:
-            records = self._select(where, ids, limit=k)
+            records = self._select(where, ids, limit=k, where_document=options.where_document)
             unranked = self._facts.unranked_score
             return VectorStoreQueryResult(
                 nodes=[self._to_node(r.id, r.text, r.metadata) for r in records],
@@ -299,7 +300,13 @@ class PlaceboVectorStore(BasePydanticVectorStore):
             matches = self._mmr(vector, k, where, ids, options)
         else:
             matches = self._store.query(
-                vector, k, where=where, namespace=self.namespace, ids=ids, fetch_k=options.fetch_k
+                vector,
+                k,
+                where=where,
+                namespace=self.namespace,
+                ids=ids,
+                fetch_k=options.fetch_k,
+                where_document=options.where_document,
             )
         score = self._facts.node_score
         return VectorStoreQueryResult(
@@ -332,10 +339,18 @@ class PlaceboVectorStore(BasePydanticVectorStore):
             namespace=self.namespace,
             ids=ids,
             redundancy="last",  # LlamaIndex's get_top_k_mmr_embeddings: only the latest pick
+            where_document=options.where_document,
         )
         if self._facts.mmr == "prefetch" and len(picks) < k:
             # ChromaVectorStore falls back to a plain query when fewer than top_k candidates exist
-            return self._store.query(vector, k, where=where, namespace=self.namespace, ids=ids)
+            return self._store.query(
+                vector,
+                k,
+                where=where,
+                namespace=self.namespace,
+                ids=ids,
+                where_document=options.where_document,
+            )
         return picks
 
     # -- persistence -----------------------------------------------------------------------
@@ -416,10 +431,16 @@ class PlaceboVectorStore(BasePydanticVectorStore):
         return [self._facts.canonical_id(node_id) for node_id in node_ids]
 
     def _select(
-        self, where: Where | None, ids: Collection[str] | None, limit: int | None = None
+        self,
+        where: Where | None,
+        ids: Collection[str] | None,
+        limit: int | None = None,
+        where_document: Any = None,
     ) -> list[Record]:
         """Filter-only read (Chroma's ``get``, Qdrant's ``scroll``): listing order, no ranking."""
-        return self._store.select(where, ids=ids, namespace=self.namespace, limit=limit)
+        return self._store.select(
+            where, ids=ids, namespace=self.namespace, limit=limit, where_document=where_document
+        )
 
     def _to_node(self, node_id: str, text: str | None, metadata: dict[str, Any]) -> BaseNode:
         if "_node_content" in metadata:

@@ -185,3 +185,34 @@ def test_tie_order_agrees(request, profile, metric):
     real_ids = [r.node.node_id for r in real.as_retriever(similarity_top_k=5).retrieve(query)]
     fake_ids = [r.node.node_id for r in fake.as_retriever(similarity_top_k=5).retrieve(query)]
     assert fake_ids == real_ids
+
+
+WHERE_DOCUMENTS = [
+    {"$contains": "a"},
+    {"$not_contains": "a"},
+    {"$regex": "^[b-d]$"},
+    {"$or": [{"$contains": "b"}, {"$contains": "f"}]},
+    {"$contains": ""},
+    {"$and": [{"$contains": "a"}]},
+]
+
+
+@pytest.mark.parametrize("where_document", WHERE_DOCUMENTS, ids=repr)
+@pytest.mark.parametrize("mode", ["default", "mmr"])
+def test_chroma_where_document_agrees(where_document, mode):
+    real = build_index(real_store("chroma"), make_nodes())
+    fake = build_index(PlaceboVectorStore(profile="chroma"), make_nodes())
+    kwargs = {"vector_store_kwargs": {"where_document": where_document}}
+    real_out = outcome(retrieve(real, k=3, vector_store_query_mode=mode, **kwargs))
+    fake_out = outcome(retrieve(fake, k=3, vector_store_query_mode=mode, **kwargs))
+    assert_same(real_out, fake_out)
+
+
+def test_chroma_where_document_without_an_embedding_agrees():
+    real, fake = real_store("chroma"), PlaceboVectorStore(profile="chroma")
+    build_index(real, make_nodes())
+    build_index(fake, make_nodes())
+    request = VectorStoreQuery(similarity_top_k=6)
+    for where_document in WHERE_DOCUMENTS[:4]:
+        got = [store.query(request, where_document=where_document).ids for store in (real, fake)]
+        assert got[1] == got[0], where_document
