@@ -35,6 +35,7 @@ from placeborag_core.scoring import ROW_GROUP, row_norms
 __all__ = ["Batch", "Partition", "copy_metadata"]
 
 _MIN_CAPACITY = 16
+_WRITE_ROWS = 2048  # rows copied into the matrix at a time
 _EMPTY: Mapping[str, Any] = {}
 
 
@@ -180,7 +181,10 @@ class Partition:
         block = batch.vectors if everything else batch.vectors[picks]
         self._reserve(start + count)
         stop = start + count
-        self.matrix[start:stop] = block
+        for first in range(0, count, _WRITE_ROWS):
+            # into a column-major matrix a write is a transpose: cache-sized pieces are faster
+            last = min(first + _WRITE_ROWS, count)
+            self.matrix[start + first : start + last] = block[first:last]
         self.norms[start:stop] = row_norms(block)
         self.live[start:stop] = True
         self.id_hashes[start:stop] = batch.id_hashes if everything else batch.id_hashes[picks]

@@ -87,3 +87,15 @@ def test_identical_vectors_score_identically_wherever_they_sit(
         assert len({m.score for m in found}) == 1, (size, [m.score for m in found])
         assert len({m.similarity for m in found}) == 1, (size, [m.similarity for m in found])
         assert [m.id for m in found] == [f"r{i:05d}" for i in copies][::tie_order]
+
+
+@pytest.mark.parametrize("profile", ["default", "chroma"])
+def test_large_appends_after_existing_rows_keep_every_vector(profile: str) -> None:
+    rng = np.random.default_rng(11)
+    rows = rng.standard_normal((5100, 8)).astype(np.float32)
+    store = FakeVectorStore(profile=profile)
+    store.upsert_many([(f"r{i:05d}", None, None, rows[i]) for i in range(100)])
+    store.upsert_many([(f"r{i:05d}", None, None, rows[i]) for i in range(100, 5100)])
+    ids, _, _, matrix = store.snapshot()
+    assert ids == [f"r{i:05d}" for i in range(5100)]
+    assert np.array_equal(matrix, rows)
