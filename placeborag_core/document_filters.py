@@ -28,7 +28,7 @@ DOCUMENT_OPERATORS = ("$contains", "$not_contains", "$regex", "$not_regex", "$an
 _LOGIC = ("$and", "$or")
 
 
-def compile_document_filter(where_document: Any, suffix: str = " in query.") -> Predicate | None:
+def compile_document_filter(where_document: Any, suffix: str = "") -> Predicate | None:
     """Validate and compile a ``where_document`` expression; None means no document filter.
 
     ``suffix`` ends every error message (Chroma names the call: ``" in query."``).

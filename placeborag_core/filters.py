@@ -111,7 +111,7 @@ class FilterDialect:
     exists: Literal["key", "not_empty"] = "key"
     int_vs_float_operand: Literal["exact", "truncate"] = "exact"
     contains_elements: Literal["numeric", "same_type"] = "numeric"
-    error_suffix: str = ""
+    error_suffix: str = ""  # ends validation messages; "{call}" names the call (query, get)
 
 
 class ColumnView(Protocol):
@@ -678,19 +678,24 @@ def all_of(predicates: Sequence[Predicate | None]) -> Predicate:
     return given[0] if len(given) == 1 else _All(given)
 
 
-def compile_filter_or_callable(where: Any, dialect: FilterDialect) -> Predicate:
+def compile_filter_or_callable(
+    where: Any, dialect: FilterDialect, call: str = "query"
+) -> Predicate:
     """Like :func:`compile_filter`, but a callable (not a mapping) is a predicate over the whole
     record: it is called with a ``Record`` and its truth decides, at the same pipeline step as a
     mapping filter would (so it follows the filter mode)."""
     if callable(where) and not isinstance(where, Mapping):
         return _CallablePredicate(where)
-    return compile_filter(where, dialect)
+    return compile_filter(where, dialect, call)
 
 
-def compile_filter(where: Mapping[str, Any] | None, dialect: FilterDialect) -> Predicate:
+def compile_filter(
+    where: Mapping[str, Any] | None, dialect: FilterDialect, call: str = "query"
+) -> Predicate:
     """Validate ``where`` under ``dialect`` and compile it; raises FilterError, reads nothing.
 
     ``None`` means no filter. Under the core structure an empty mapping also means no filter.
+    ``call`` names the operation in the dialect's error suffix (Chroma: "... in get.").
     """
     if where is None:
         return _Everything()
@@ -698,7 +703,7 @@ def compile_filter(where: Mapping[str, Any] | None, dialect: FilterDialect) -> P
         try:
             _chroma_validate(where)
         except FilterError as error:
-            raise FilterError(f"{error}{dialect.error_suffix}") from None
+            raise FilterError(f"{error}{dialect.error_suffix.format(call=call)}") from None
     elif isinstance(where, Mapping) and not where:
         return _Everything()
     return _CoreCompiler(dialect).clause(where, [])

@@ -220,7 +220,7 @@ CHROMA = Profile(
         # tests/fidelity/probes/chroma_contains_int_vs_float.py: $contains 2.0 misses [1, 2, 3]
         # and $contains 2 misses [2.0, 4.0]
         contains_elements="same_type",
-        error_suffix=" in query.",
+        error_suffix=" in {call}.",
     ),
     upsert_metadata="merge",
     duplicate_ids_in_batch="error",

@@ -434,7 +434,7 @@ class FakeVectorStore:
         A read without a query vector (Chroma's ``get``, Qdrant's ``scroll``): the same filter
         validation and semantics as :meth:`query`, no recall dropout, no injected failures.
         """
-        predicate = self._predicate(where, where_document)
+        predicate = self._predicate(where, where_document, call="get")
         _check_namespace(namespace)
         if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int)):
             raise TypeError(f"limit must be an int or None, got {limit!r}")
@@ -510,13 +510,14 @@ class FakeVectorStore:
 
     # ------------------------------------------------------------------ pipeline steps
 
-    def _predicate(self, where: Any, where_document: Any) -> Predicate:
-        """Step 0: both filters validated and compiled, before anything is read."""
+    def _predicate(self, where: Any, where_document: Any, call: str = "query") -> Predicate:
+        """Step 0: both filters validated and compiled, before anything is read; ``call`` names
+        the operation in the profile's error messages (Chroma: "... in get.")."""
         dialect = self._profile.filters
         return all_of(
             [
-                compile_filter_or_callable(where, dialect),
-                compile_document_filter(where_document, dialect.error_suffix),
+                compile_filter_or_callable(where, dialect, call),
+                compile_document_filter(where_document, dialect.error_suffix.format(call=call)),
             ]
         )
 

@@ -97,8 +97,10 @@ def test_malformed_expressions_raise_chroma_messages_before_reading(
     where_document: Any, message: str
 ) -> None:
     store = _store("chroma")
+    with pytest.raises(FilterError, match=f"{_escaped(message)}.* in get\\.$"):
+        store.select(where_document=where_document)  # Chroma's get
     with pytest.raises(FilterError, match=f"{_escaped(message)}.* in query\\.$"):
-        store.select(where_document=where_document)
+        store.query([1.0, 0.0], where_document=where_document)
     with pytest.raises(FilterError, match=_escaped(message)):
         _store().trace([1.0, 0.0], where_document=where_document)
     assert store.count() == 5

@@ -379,3 +379,12 @@ def test_chroma_contains_compares_list_elements_by_type(
     default = FakeVectorStore()
     default.upsert("ints", None, {"n": [1, 2, 3]}, vector=[1.0, 0.0])
     assert [m.id for m in default.query([1.0, 0.0], where={"n": {"$contains": 2.0}})] == ["ints"]
+
+
+def test_chroma_messages_name_the_call_like_chroma() -> None:
+    store = FakeVectorStore(profile="chroma")
+    store.upsert("a", "text", {"k": 1}, vector=[1.0, 0.0])
+    with pytest.raises(FilterError, match=r"got \$foo in query\.$"):
+        store.query([1.0, 0.0], where={"k": {"$foo": 1}})
+    with pytest.raises(FilterError, match=r"got \$foo in get\.$"):
+        store.select(where={"k": {"$foo": 1}})
