@@ -17,6 +17,7 @@ from langchain_core.embeddings import Embeddings
 from langchain_core.vectorstores import VectorStore
 
 from placeborag_core import FakeVectorStore, Match, Profile, Record
+from placeborag_langchain.chroma_get import chroma_get
 from placeborag_langchain.documents import to_document
 from placeborag_langchain.embeddings import PlaceboEmbeddings
 from placeborag_langchain.filters import TranslatedFilter, translate_filter
@@ -278,6 +279,50 @@ class PlaceboVectorStore(VectorStore):
         """Async twin of `delete`."""
         return self.delete(ids, **kwargs)
 
+    def _checked_get_ids(self, ids: list[Any]) -> list[str]:
+        """The core ids of a read by id, refusing what the integration refuses."""
+        facts = self._facts
+        if not ids and facts.get_empty_error is not None:
+            raise ValueError(facts.get_empty_error)
+        if facts.get_duplicate_error is not None and len(set(ids)) != len(ids):
+            seen: set[Any] = set()
+            dups = [i for i in ids if i in seen or seen.add(i)]  # type: ignore[func-returns-value]
+            raise ValueError(facts.get_duplicate_error.format(dups=", ".join(map(str, dups))))
+        return self._core_ids(ids)
+
+    def get(  # noqa: PLR0917 - langchain_chroma.Chroma.get's signature
+        self,
+        ids: str | list[str] | None = None,
+        where: Any = None,
+        limit: int | None = None,
+        offset: int | None = None,
+        where_document: Any = None,
+        include: list[str] | None = None,
+        *,
+        namespace: str | None = None,
+    ) -> dict[str, Any]:
+        """Chroma's raw read (`langchain_chroma.Chroma.get`): a dict of parallel lists.
+
+        Storage order, filtered by `ids`, `where` and `where_document`, then `offset` and
+        `limit`; `include` picks among "documents", "metadatas" (the default pair) and
+        "embeddings" (a float64 numpy array). Offered under every profile, with Chroma's
+        conventions and messages (see `chroma_get.py`).
+        """
+        translated = translate_filter(where, self._facts.filter_dialect, "metadata")
+        if translated.ids is not None:
+            raise TypeError("get(where=...) takes metadata filters only")
+        return chroma_get(
+            self._store,
+            self._namespace if namespace is None else namespace,
+            ids=ids,
+            where=self._where(translated),
+            where_document=where_document,
+            limit=limit,
+            offset=offset,
+            include=include,
+            check_ids=self._checked_get_ids,
+        )
+
     def get_by_ids(self, ids: Sequence[Any], /, *, namespace: str | None = None) -> list[Document]:
         """Documents for the ids that exist; missing ids are skipped.
 
@@ -286,14 +331,7 @@ class PlaceboVectorStore(VectorStore):
         """
         facts = self._facts
         ns = self._namespace if namespace is None else namespace
-        ids = list(ids)
-        if not ids and facts.get_empty_error is not None:
-            raise ValueError(facts.get_empty_error)
-        if facts.get_duplicate_error is not None and len(set(ids)) != len(ids):
-            seen: set[Any] = set()
-            dups = [i for i in ids if i in seen or seen.add(i)]  # type: ignore[func-returns-value]
-            raise ValueError(facts.get_duplicate_error.format(dups=", ".join(map(str, dups))))
-        core_ids = self._core_ids(ids)
+        core_ids = self._checked_get_ids(list(ids))
         if facts.get_order == "storage":
             wanted = set(core_ids)
             core_ids = [i for i in self._store.ids(ns) if i in wanted]

@@ -1,0 +1,101 @@
+"""``get()``: ``langchain_chroma.Chroma.get``, the raw read of a collection, over the core store.
+
+Chroma's contract, measured with chromadb 1.5.9 and langchain-chroma 1.1.0: records in storage
+order, filtered by ``ids`` (a str or a list), ``where`` and ``where_document``, then ``offset``
+and ``limit``; the result is a dict with the keys ``ids``, ``embeddings``, ``documents``,
+``uris``, ``included``, ``data`` and ``metadatas``, where whatever ``include`` (default
+``["metadatas", "documents"]``) leaves out is None. Metadata a record does not have is None, and
+embeddings come back as one float64 numpy array. Every argument is checked before anything is read,
+with Chroma's messages.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from placeborag_core import FakeVectorStore
+
+__all__ = ["chroma_get"]
+
+_INCLUDABLE = ("documents", "embeddings", "metadatas", "distances", "uris", "data")
+_DEFAULT_INCLUDE = ["metadatas", "documents"]
+
+
+def chroma_get(
+    store: FakeVectorStore,
+    namespace: str,
+    *,
+    ids: Any,
+    where: Any,
+    where_document: Any,
+    limit: Any,
+    offset: Any,
+    include: Any,
+    check_ids: Callable[[list[Any]], list[str]],
+) -> dict[str, Any]:
+    """The records matching every criterion, shaped like Chroma's ``GetResult``.
+
+    ``check_ids`` validates the id list (empty, repeated) the integration's way and returns the
+    core ids.
+    """
+    included = _included(include)
+    for name, value in (("limit", limit), ("offset", offset)):
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+            raise TypeError(f"{name} must be an int or None, got {value!r}")
+        if value is not None and value < 0:
+            raise ValueError(f"{name} must be >= 0, got {value} in get.")
+    core_ids = None if ids is None else check_ids(_id_list(ids))
+    records = store.select(where, ids=core_ids, where_document=where_document, namespace=namespace)
+    start = offset or 0
+    records = records[start:] if limit is None else records[start : start + limit]
+    width = store.dimension or 0
+    return {
+        "ids": [r.id for r in records],
+        "embeddings": (
+            np.array([r.vector for r in records], dtype=np.float64).reshape(len(records), width)
+            if records
+            else np.array([], dtype=np.float64)
+        )
+        if "embeddings" in included
+        else None,
+        "documents": [r.text for r in records] if "documents" in included else None,
+        "uris": [None] * len(records) if "uris" in included else None,
+        "included": included,
+        "data": None,
+        "metadatas": [dict(r.metadata) or None for r in records]
+        if "metadatas" in included
+        else None,
+    }
+
+
+def _included(include: Any) -> list[str]:
+    if include is None:
+        return list(_DEFAULT_INCLUDE)
+    if not isinstance(include, list):
+        raise ValueError(f"Expected include to be a list, got {include} in get.")
+    for item in include:
+        if item not in _INCLUDABLE:
+            raise ValueError(
+                f"Expected include item to be one of {', '.join(_INCLUDABLE)}, got {item} in get."
+            )
+        if item == "distances":
+            raise ValueError("Include item cannot be one of distances, got distances in get.")
+        if item == "data":
+            raise ValueError(
+                "You must set a data loader on the collection if loading from URIs. in get."
+            )
+    return list(include)
+
+
+def _id_list(ids: Any) -> list[Any]:
+    if isinstance(ids, str):
+        return [ids]
+    if not isinstance(ids, list):
+        raise ValueError(f"Expected ID to be a str, got {ids} in get.")
+    for item in ids:
+        if not isinstance(item, str):
+            raise ValueError(f"Expected ID to be a str, got {item} in get.")
+    return ids
