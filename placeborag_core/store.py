@@ -200,15 +200,28 @@ class FakeVectorStore:
             else:
                 self._apply_upsert(namespace, batch)
 
-    def delete(self, ids: str | Iterable[str], *, namespace: str = "") -> int:
+    def delete(
+        self,
+        ids: str | Iterable[str] | None = None,
+        *,
+        namespace: str = "",
+        where: Where | None = None,
+        where_document: Mapping[str, Any] | None = None,
+    ) -> int:
         """Delete records by id; returns how many of them existed. Missing ids are ignored.
 
-        Under ``visibility="manual"`` the delete waits for :meth:`refresh` (the count is taken
-        against the state including pending writes). With ``orphaned_ids=True`` the vectors stay
-        in the index as orphans until :meth:`compact`.
+        With ``where`` and/or ``where_document`` (Chroma's delete by filter) the records that
+        pass them, among ``ids`` if given, are deleted; the filters see what a query sees now
+        (pending writes excluded). Under ``visibility="manual"`` the delete waits for
+        :meth:`refresh` (the count is taken against the state including pending writes). With
+        ``orphaned_ids=True`` the vectors stay in the index as orphans until :meth:`compact`.
         """
+        filtered = where is not None or where_document is not None
+        predicate = self._predicate(where, where_document, call="delete") if filtered else None
         _check_namespace(namespace)
-        id_list = [ids] if isinstance(ids, str) else list(ids)
+        if ids is None and predicate is None:
+            raise ValueError("delete() needs ids, a where filter or a where_document filter")
+        id_list = [] if ids is None else [ids] if isinstance(ids, str) else list(ids)
         for record_id in id_list:
             if not isinstance(record_id, str):
                 raise TypeError(
@@ -216,6 +229,11 @@ class FakeVectorStore:
                 )
         unique = list(dict.fromkeys(id_list))
         with self._lock:
+            if predicate is not None:
+                part = self._parts.get(namespace)
+                among = None if ids is None else unique
+                rows = [] if part is None else self._passing_rows(part, predicate, among)
+                unique = [] if part is None else [part.row_id[row] for row in rows]
             if self._visibility == "manual":
                 existed = sum(self._exists_latest(namespace, i) for i in unique)
                 self._pending.append(("delete", namespace, unique))
@@ -442,17 +460,24 @@ class FakeVectorStore:
             part = self._parts.get(namespace)
             if part is None:
                 return []
-            mask = part.live[: part.n_rows].copy()
-            mask[list(part.orphans.values())] = False
-            if ids is not None:
-                mask &= _ids_mask(part, ids)
-            mask &= predicate.mask(part)
-            rows = np.flatnonzero(mask).tolist()
-            if self._profile.listing_order == "point_id":
-                rows.sort(key=lambda r: _point_key(part.row_id[r]))
+            rows = self._passing_rows(part, predicate, ids)
             if limit is not None:
                 rows = rows[: max(limit, 0)]
             return [part.record_at(row) for row in rows]
+
+    def _passing_rows(
+        self, part: Partition, predicate: Predicate, ids: Collection[str] | None
+    ) -> list[int]:
+        """The visible records' rows that pass ``predicate`` and ``ids``, in listing order."""
+        mask = part.live[: part.n_rows].copy()
+        mask[list(part.orphans.values())] = False
+        if ids is not None:
+            mask &= _ids_mask(part, ids)
+        mask &= predicate.mask(part)
+        rows: list[int] = np.flatnonzero(mask).tolist()
+        if self._profile.listing_order == "point_id":
+            rows.sort(key=lambda r: _point_key(part.row_id[r]))
+        return rows
 
     def snapshot(
         self, namespace: str = ""

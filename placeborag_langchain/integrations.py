@@ -83,7 +83,8 @@ class IntegrationFacts:
         orphan_error: template of the error raised when the index returns an id whose document
             is gone (FAISS's docstore miss); None returns a Document with empty content.
         document_filter: whether searches accept `where_document=` (Chroma's filter on the
-            document text, evaluated by the core with the metadata filter).
+            document text, evaluated by the core with the metadata filter) and `delete` accepts
+            `where=`/`where_document=` filters instead of, or with, ids.
         embedding_probes: when the integration calls `embed_documents(["dummy_text"])` to learn
             the dimension (langchain-qdrant: in the constructor and before a text MMR search),
             which a counting embedder can see.

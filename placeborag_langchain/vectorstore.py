@@ -250,29 +250,44 @@ class PlaceboVectorStore(VectorStore):
     def delete(self, ids: list[Any] | None = None, **kwargs: Any) -> bool | None:
         """Delete by id; the return value and the edge cases follow the integration.
 
-        `ids=None` raises ValueError in every profile (as every real integration does). Missing
-        ids are ignored, except under the faiss profile, where any missing id raises and nothing
-        is deleted (LangChain FAISS). Returns True (None under the chroma profile).
+        `ids=None` raises ValueError in every profile (as every real integration does), unless a
+        Chroma-style `where=` or `where_document=` filter is given (chroma and default profiles):
+        then the records that pass it, among `ids` if given, are deleted. Missing ids are
+        ignored, except under the faiss profile, where any missing id raises and nothing is
+        deleted (LangChain FAISS). Returns True (None under the chroma profile).
         """
-        ns = kwargs.pop("namespace", self._namespace)
-        self._reject_kwargs(kwargs, "delete", ())
         facts = self._facts
-        if ids is None:
+        ns = kwargs.pop("namespace", self._namespace)
+        filters = ("where", "where_document") if facts.document_filter else ()
+        where = kwargs.pop("where", None) if filters else None
+        where_document = kwargs.pop("where_document", None) if filters else None
+        self._reject_kwargs(kwargs, "delete", filters)
+        filtered = where is not None or where_document is not None
+        if ids is None and not filtered:
             raise ValueError(facts.delete_none_error)
         given: object = ids
         if isinstance(given, str):
             raise TypeError("ids must be a list of ids, got a single str")
-        ids = list(ids)
-        if not ids:
+        id_list = None if ids is None else list(ids)
+        if id_list == []:
             if facts.delete_empty_error is not None:
                 raise ValueError(facts.delete_empty_error)
             return facts.delete_returns
-        core_ids = self._core_ids(ids)
-        if facts.delete_missing_error is not None:
+        core_ids = None if id_list is None else self._core_ids(id_list)
+        if facts.delete_missing_error is not None and core_ids is not None:
             missing = {i for i in core_ids if self._store.get(i, namespace=ns) is None}
             if missing:
                 raise ValueError(facts.delete_missing_error.format(ids=missing))
-        self._store.delete(core_ids, namespace=ns)
+        if filtered:
+            translated = translate_filter(where, facts.filter_dialect, "metadata")
+            self._store.delete(
+                core_ids,
+                namespace=ns,
+                where=self._where(translated),
+                where_document=where_document,
+            )
+        else:
+            self._store.delete(core_ids or [], namespace=ns)
         return facts.delete_returns
 
     async def adelete(self, ids: list[Any] | None = None, **kwargs: Any) -> bool | None:

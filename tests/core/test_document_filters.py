@@ -117,3 +117,35 @@ def _escaped(message: str) -> str:
     import re
 
     return re.escape(message)
+
+
+def test_delete_by_filter_removes_what_passes_among_the_given_ids() -> None:
+    store = _store("chroma")
+    assert store.delete(where={"n": {"$lte": 1}}) == 2  # a (n=0), b (n=1)
+    assert store.ids() == ["c", "d", "no-doc"]
+    store = _store("chroma")
+    assert store.delete(["a", "b", "c"], where_document={"$contains": "efund"}) == 2
+    assert store.ids() == ["c", "d", "no-doc"]
+    store = _store()
+    assert store.delete(where={"n": 0}, where_document={"$contains": "window"}) == 0
+    assert store.count() == 5
+
+
+def test_delete_by_filter_waits_for_refresh_under_manual_visibility() -> None:
+    store = _store(visibility="manual")
+    store.refresh()
+    assert store.delete(where_document={"$regex": "^[Rr]"}) == 2
+    assert store.count() == 5
+    store.refresh()
+    assert store.ids() == ["c", "d", "no-doc"]
+
+
+def test_delete_needs_something_to_match_and_validates_first() -> None:
+    store = _store("chroma")
+    with pytest.raises(ValueError, match="needs ids, a where filter or a where_document"):
+        store.delete()
+    with pytest.raises(FilterError, match=r"exactly one operator, got \{\} in delete\.$"):
+        store.delete(where_document={})
+    with pytest.raises(FilterError, match=r"got \$foo in delete\.$"):
+        store.delete(["a"], where={"n": {"$foo": 1}})
+    assert store.count() == 5

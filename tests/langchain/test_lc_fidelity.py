@@ -274,6 +274,29 @@ def test_chroma_get_matches(call: dict[str, Any]) -> None:
         assert list(o[1][0]) == list(r[1][0])  # the same keys in the same order
 
 
+DELETE_CALLS: list[dict[str, Any]] = [
+    {"where": {"color": "red"}},
+    {"where_document": {"$regex": "[a-c]"}},
+    {"ids": ["id_a", "id_b"], "where": {"n": {"$gt": 1}}},
+    {"ids": ["id_d"], "where_document": {"$contains": "x"}},
+    {"where": {"color": "blue"}, "where_document": {"$not_contains": "b"}},
+    {"ids": [], "where": {"color": "red"}},
+    {"where": {}},
+    {"where_document": {"$contains": ""}},
+    {"where": {"color": {"$foo": 1}}},
+    {},
+]
+
+
+@pytest.mark.parametrize("call", DELETE_CALLS, ids=repr)
+def test_chroma_delete_by_filter_matches(call: dict[str, Any]) -> None:
+    real, ours = pair("chroma", "l2")
+    r = outcome(lambda: real.delete(**call))
+    o = outcome(lambda: ours.delete(**call))
+    assert o == r
+    assert ours.get()["ids"] == real.get()["ids"]  # type: ignore[attr-defined]
+
+
 def qdrant_filters() -> list[Any]:
     models = pytest.importorskip("qdrant_client.models")
     field = models.FieldCondition

@@ -454,9 +454,22 @@ def test_overridden_embedding_methods_are_honoured() -> None:
 
 
 def test_delete_rejects_unknown_kwargs_where_the_real_client_would() -> None:
+    with pytest.raises(TypeError, match="anything"):
+        build("chroma").delete(["id_a"], anything=1)
     with pytest.raises(TypeError, match="where"):
-        build("chroma").delete(["id_a"], where={"color": "red"})
+        build("qdrant").delete([QIDS[0]], where={"color": "red"})
     assert build("faiss").delete(["id_a"], anything=1) is True
+
+
+@pytest.mark.parametrize("profile", ["chroma", "default"])
+def test_delete_by_chroma_filters(profile: str) -> None:
+    store = build(profile)
+    store.delete(where={"color": "red"})
+    assert [d.page_content for d in store.similarity_search("q", k=6)] == ["b", "d", "e"]
+    store.delete(["id_b", "id_d"], where_document={"$regex": "[de]"})
+    assert [d.page_content for d in store.similarity_search("q", k=6)] == ["b", "e"]
+    with pytest.raises(ValueError, match=r"provided in delete|refused"):
+        store.delete()
 
 
 def test_repr_shows_profile_and_count() -> None:
