@@ -15,8 +15,9 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
-from placeborag_core import FakeVectorStore
+from placeborag_core import FakeVectorStore, Record
 
 __all__ = ["chroma_get"]
 
@@ -51,24 +52,27 @@ def chroma_get(
     records = store.select(where, ids=core_ids, where_document=where_document, namespace=namespace)
     start = offset or 0
     records = records[start:] if limit is None else records[start : start + limit]
-    width = store.dimension or 0
     return {
         "ids": [r.id for r in records],
-        "embeddings": (
-            np.array([r.vector for r in records], dtype=np.float64).reshape(len(records), width)
-            if records
-            else np.array([], dtype=np.float64)
-        )
-        if "embeddings" in included
-        else None,
+        "embeddings": _embeddings(records) if "embeddings" in included else None,
         "documents": [r.text for r in records] if "documents" in included else None,
         "uris": [None] * len(records) if "uris" in included else None,
         "included": included,
         "data": None,
-        "metadatas": [dict(r.metadata) or None for r in records]
-        if "metadatas" in included
-        else None,
+        "metadatas": _metadatas(records) if "metadatas" in included else None,
     }
+
+
+def _embeddings(records: list[Record]) -> npt.NDArray[np.float64]:
+    """One float64 row per record (Chroma hands back ``array([])`` when nothing matched)."""
+    if not records:
+        return np.array([], dtype=np.float64)
+    return np.array([r.vector for r in records], dtype=np.float64)
+
+
+def _metadatas(records: list[Record]) -> list[dict[str, Any] | None]:
+    """Copies of the metadata; None for a record without any, as Chroma stores it."""
+    return [dict(r.metadata) or None for r in records]
 
 
 def _included(include: Any) -> list[str]:
