@@ -5,8 +5,9 @@ rewrites its row in place (it keeps its slot), a delete tombstones the row, and 
 fresh row at the end. Tombstones are compacted in bulk, keeping the relative order of the rows.
 The matrix grows geometrically. A *grouped* partition (for the formulas in
 :data:`~placeborag_core.scoring.MATVEC_FORMULAS`) stores it column-major and keeps its capacity a
-multiple of :data:`~placeborag_core.scoring.ROW_GROUP`, so the rows can be scored in whole groups
-(``scored_rows``); the spare rows hold zeros or old vectors, never NaN, and a nonzero norm. Either
+multiple of :data:`~placeborag_core.scoring.ROW_GROUP` once it holds a group, so the rows can be
+scored in whole groups (``scoring_arrays``); the spare rows hold zeros or old vectors, never NaN,
+and a nonzero norm. Either
 way ``matrix`` is a ``(capacity, dimension)`` array: only the memory order differs. Metadata is
 indexed per key the first time a filter uses the key (which rows carry it, and which rows hold
 each scalar value or list element), then kept current on every write, so equality filters become
@@ -95,12 +96,20 @@ class Partition:
     def __len__(self) -> int:
         return len(self.rows)
 
-    @property
-    def scored_rows(self) -> int:
-        """How many rows a scoring pass reads: ``n_rows``, rounded up to whole groups if grouped."""
+    def scoring_arrays(self) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+        """The matrix rows and norms a scoring pass reads: the first ``n_rows``, rounded up to
+        whole groups if grouped (a zero-padded copy while the matrix is smaller than one group,
+        so that a small namespace does not reserve a whole group)."""
         if not self.grouped:
-            return self.n_rows
-        return -(-self.n_rows // ROW_GROUP) * ROW_GROUP
+            return self.matrix[: self.n_rows], self.norms[: self.n_rows]
+        scored = -(-self.n_rows // ROW_GROUP) * ROW_GROUP
+        if scored <= self.matrix.shape[0]:
+            return self.matrix[:scored], self.norms[:scored]
+        matrix = self._allocate(scored)
+        matrix[: self.n_rows] = self.matrix[: self.n_rows]
+        norms = np.ones(scored, dtype=np.float32)
+        norms[: self.n_rows] = self.norms[: self.n_rows]
+        return matrix, norms
 
     def live_rows(self) -> npt.NDArray[np.intp]:
         """Rows holding a vector in the index (records and orphans), ascending."""
@@ -207,7 +216,7 @@ class Partition:
         if needed <= capacity:
             return
         new_capacity = max(_MIN_CAPACITY, capacity * 2, needed)
-        if self.grouped:
+        if self.grouped and new_capacity >= ROW_GROUP:
             new_capacity = -(-new_capacity // ROW_GROUP) * ROW_GROUP
         matrix = self._allocate(new_capacity)
         matrix[: self.n_rows] = self.matrix[: self.n_rows]

@@ -595,8 +595,8 @@ class FakeVectorStore:
 
     def _scores(self, part: Partition, vector: npt.NDArray[np.float64]) -> npt.NDArray[Any]:
         """Step 5: the profile's numbers for every row, in one pass (over whole row groups)."""
-        scored = part.scored_rows
-        return self._formula(part.matrix[:scored], part.norms[:scored], vector)[: part.n_rows]
+        matrix, norms = part.scoring_arrays()
+        return self._formula(matrix, norms, vector)[: part.n_rows]
 
     def _rank(
         self,
