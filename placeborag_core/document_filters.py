@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from placeborag_core.errors import FilterError
-from placeborag_core.filters import ColumnView, Predicate
+from placeborag_core.filters import ColumnView, Predicate, RecordPredicate
 
 __all__ = ["DOCUMENT_OPERATORS", "compile_document_filter"]
 
@@ -81,15 +81,12 @@ def _compile(expression: Any) -> Predicate:
     return _Text(lambda text: operand in text, negated)
 
 
-class _Text(Predicate):
+class _Text(RecordPredicate):
     """One test on the text of a record."""
 
     def __init__(self, test: Callable[[str], bool], negated: bool) -> None:
         self.test = test
         self.negated = negated
-
-    def matches(self, metadata: Mapping[str, Any]) -> bool:
-        raise TypeError("a document filter needs the record's text; use row_matches")
 
     def row_matches(self, view: ColumnView, row: int) -> bool:
         text = view.text_at(row)
@@ -97,15 +94,12 @@ class _Text(Predicate):
         return found != self.negated
 
 
-class _Combined(Predicate):
+class _Combined(RecordPredicate):
     """``$and`` (``all``) or ``$or`` (``any``) of document expressions."""
 
     def __init__(self, children: list[Predicate], combine: Callable[[Any], bool]) -> None:
         self.children = children
         self.combine = combine
-
-    def matches(self, metadata: Mapping[str, Any]) -> bool:
-        raise TypeError("a document filter needs the record's text; use row_matches")
 
     def row_matches(self, view: ColumnView, row: int) -> bool:
         return self.combine(child.row_matches(view, row) for child in self.children)

@@ -330,9 +330,12 @@ class FakeEmbedder:
     # -- internals ---------------------------------------------------------------------------
 
     def _embed_batch(self, texts: list[str]) -> FloatArray:
-        """Embed a batch: the bucket sums of every text normalised, then cluster members and
-        texts without a token overridden."""
-        matrix = self._bucket_sums(texts)
+        """Embed a batch: the bucket sums of every text, as unit rows."""
+        return self._unit_rows(texts, self._bucket_sums(texts))
+
+    def _unit_rows(self, texts: list[str], matrix: FloatArray) -> FloatArray:
+        """The bucket sums of ``texts`` normalised in place, then cluster members and texts
+        without a token overridden."""
         norms = np.sqrt(np.einsum("ij,ij->i", matrix, matrix))
         empty = norms == 0.0
         norms[empty] = 1.0
@@ -395,7 +398,7 @@ class FakeEmbedder:
         doubled = (sums * 2.0).astype(np.int64)
         reach = int(np.abs(doubled).max()) if doubled.size else 0
         if 2 * reach + 1 > self._dimensions:  # pools larger than rows: plain conversion is cheaper
-            rows: list[list[float]] = self._embed_batch(texts).tolist()
+            rows: list[list[float]] = self._unit_rows(texts, sums).tolist()
             return rows
         empty = norms == 0.0
         norms[empty] = 1.0

@@ -32,6 +32,7 @@ __all__ = [
     "ColumnView",
     "FilterDialect",
     "Predicate",
+    "RecordPredicate",
     "all_of",
     "compile_filter",
     "compile_filter_or_callable",
@@ -243,14 +244,18 @@ class Predicate:
         return out
 
 
-class _CallablePredicate(Predicate):
+class RecordPredicate(Predicate):
+    """A predicate that reads more of a record than its metadata: only ``row_matches`` works."""
+
+    def matches(self, metadata: Mapping[str, Any]) -> bool:
+        raise TypeError(f"{type(self).__name__} needs the whole record; use row_matches")
+
+
+class _CallablePredicate(RecordPredicate):
     """A caller's function of the whole record (``Record``), e.g. a LangChain callable filter."""
 
     def __init__(self, function: Callable[[Any], object]) -> None:
         self.function = function
-
-    def matches(self, metadata: Mapping[str, Any]) -> bool:
-        raise TypeError("a callable filter needs the whole record; use row_matches")
 
     def row_matches(self, view: ColumnView, row: int) -> bool:
         return bool(self.function(view.record_at(row)))

@@ -34,12 +34,17 @@ def row_norms(matrix: Matrix) -> npt.NDArray[np.float32]:
     return norms
 
 
+def _query32(query: npt.NDArray[np.float64]) -> tuple[npt.NDArray[np.float32], np.float32]:
+    """The query rounded to float32, and its float32 norm."""
+    q32 = query.astype(F32)
+    return q32, F32(np.sqrt(np.dot(q32, q32)))
+
+
 def cosine_f32(
     matrix: Matrix, norms: npt.NDArray[np.float32], query: npt.NDArray[np.float64]
 ) -> Vector:
     """Cosine similarity in float32: one matrix-vector product, then the two norms."""
-    q32 = query.astype(F32)
-    qnorm = F32(np.sqrt(np.dot(q32, q32)))
+    q32, qnorm = _query32(query)
     result: Vector = matrix @ q32
     np.divide(result, norms, out=result)
     np.divide(result, qnorm, out=result)
@@ -149,7 +154,6 @@ def row_cosines(
     matrix: Matrix, norms: npt.NDArray[np.float32], query: npt.NDArray[np.float64]
 ) -> npt.NDArray[np.float32]:
     """:func:`cosine_f32` of a few gathered rows, each row reduced on its own (position-free)."""
-    q32 = query.astype(F32)
-    qnorm = F32(np.sqrt(np.dot(q32, q32)))
+    q32, qnorm = _query32(query)
     result: npt.NDArray[np.float32] = np.einsum("ij,j->i", matrix, q32) / norms / qnorm
     return result

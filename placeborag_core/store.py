@@ -229,11 +229,12 @@ class FakeVectorStore:
                 )
         unique = list(dict.fromkeys(id_list))
         with self._lock:
-            if predicate is not None:
-                part = self._parts.get(namespace)
+            part = self._parts.get(namespace)
+            if predicate is not None and part is None:
+                unique = []
+            elif predicate is not None and part is not None:
                 among = None if ids is None else unique
-                rows = [] if part is None else self._passing_rows(part, predicate, among)
-                unique = [] if part is None else [part.row_id[row] for row in rows]
+                unique = [part.row_id[r] for r in self._passing_rows(part, predicate, among)]
             if self._visibility == "manual":
                 existed = sum(self._exists_latest(namespace, i) for i in unique)
                 self._pending.append(("delete", namespace, unique))

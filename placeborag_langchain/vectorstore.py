@@ -258,10 +258,9 @@ class PlaceboVectorStore(VectorStore):
         """
         facts = self._facts
         ns = kwargs.pop("namespace", self._namespace)
-        filters = ("where", "where_document") if facts.document_filter else ()
-        where = kwargs.pop("where", None) if filters else None
-        where_document = kwargs.pop("where_document", None) if filters else None
-        self._reject_kwargs(kwargs, "delete", filters)
+        chroma, chroma_names = self._pop_chroma_filters(kwargs, ("where", "where_document"))
+        where, where_document = chroma["where"], chroma["where_document"]
+        self._reject_kwargs(kwargs, "delete", chroma_names)
         filtered = where is not None or where_document is not None
         if ids is None and not filtered:
             raise ValueError(facts.delete_none_error)
@@ -369,6 +368,16 @@ class PlaceboVectorStore(VectorStore):
 
     # --- searches -------------------------------------------------------------------------
 
+    def _pop_chroma_filters(
+        self, kwargs: dict[str, Any], names: tuple[str, ...]
+    ) -> tuple[dict[str, Any], tuple[str, ...]]:
+        """Chroma's extra filter arguments (``names``), popped from ``kwargs`` when the
+        integration takes them: their values (None when absent or not taken) and the names to
+        accept. Where they are not taken they stay in ``kwargs``, for `_reject_kwargs`."""
+        if not self._facts.document_filter:
+            return dict.fromkeys(names), ()
+        return {name: kwargs.pop(name, None) for name in names}, names
+
     def _reject_kwargs(self, kwargs: dict[str, Any], method: str, accepted: Sequence[str]) -> None:
         if kwargs and self._facts.strict_kwargs:
             raise TypeError(
@@ -410,11 +419,11 @@ class PlaceboVectorStore(VectorStore):
         ns = kwargs.pop("namespace", self._namespace)
         fetch_k = kwargs.pop("fetch_k", None)
         threshold = kwargs.pop("score_threshold", None) if facts.score_threshold else None
-        where_document = kwargs.pop("where_document", None) if facts.document_filter else None
+        chroma, chroma_names = self._pop_chroma_filters(kwargs, ("where_document",))
         accepted = (
             ("k", "filter", *_SEARCH_KWARGS)
             + (("score_threshold",) if facts.score_threshold else ())
-            + (("where_document",) if facts.document_filter else ())
+            + chroma_names
         )
         self._reject_kwargs(kwargs, method, accepted)
         translated = translate_filter(flt, facts.filter_dialect, facts.callable_filter_arg)
@@ -427,7 +436,7 @@ class PlaceboVectorStore(VectorStore):
             namespace=ns,
             ids=translated.ids,
             fetch_k=fetch_k,
-            where_document=where_document,
+            where_document=chroma["where_document"],
         )
         if threshold is not None:
             matches = self._apply_threshold(matches, threshold)
@@ -539,10 +548,8 @@ class PlaceboVectorStore(VectorStore):
     ) -> list[Match]:
         facts = self._facts
         ns = kwargs.pop("namespace", self._namespace)
-        where_document = kwargs.pop("where_document", None) if facts.document_filter else None
-        accepted = ("k", "fetch_k", "lambda_mult", "filter") + (
-            ("where_document",) if facts.document_filter else ()
-        )
+        chroma, chroma_names = self._pop_chroma_filters(kwargs, ("where_document",))
+        accepted = ("k", "fetch_k", "lambda_mult", "filter", *chroma_names)
         self._reject_kwargs(kwargs, "max_marginal_relevance_search", accepted)
         translated = translate_filter(flt, facts.filter_dialect, facts.callable_filter_arg)
         if flt is not None:
@@ -556,7 +563,7 @@ class PlaceboVectorStore(VectorStore):
             namespace=ns,
             ids=translated.ids,
             order=facts.mmr_order,
-            where_document=where_document,
+            where_document=chroma["where_document"],
         )
 
     def max_marginal_relevance_search_with_score_by_vector(

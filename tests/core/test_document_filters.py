@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -97,11 +98,11 @@ def test_malformed_expressions_raise_chroma_messages_before_reading(
     where_document: Any, message: str
 ) -> None:
     store = _store("chroma")
-    with pytest.raises(FilterError, match=f"{_escaped(message)}.* in get\\.$"):
+    with pytest.raises(FilterError, match=f"{re.escape(message)}.* in get\\.$"):
         store.select(where_document=where_document)  # Chroma's get
-    with pytest.raises(FilterError, match=f"{_escaped(message)}.* in query\\.$"):
+    with pytest.raises(FilterError, match=f"{re.escape(message)}.* in query\\.$"):
         store.query([1.0, 0.0], where_document=where_document)
-    with pytest.raises(FilterError, match=_escaped(message)):
+    with pytest.raises(FilterError, match=re.escape(message)):
         _store().trace([1.0, 0.0], where_document=where_document)
     assert store.count() == 5
 
@@ -111,12 +112,6 @@ def test_bad_input_in_query_leaves_the_store_and_its_faults_as_they_were() -> No
     with pytest.raises(FilterError):
         store.max_marginal_relevance([1.0, 0.0], where_document={"$contains": 1})
     assert [m.id for m in store.query([1.0, 0.0], k=1)] == ["a"]
-
-
-def _escaped(message: str) -> str:
-    import re
-
-    return re.escape(message)
 
 
 def test_delete_by_filter_removes_what_passes_among_the_given_ids() -> None:
