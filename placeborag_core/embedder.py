@@ -388,25 +388,28 @@ class FakeEmbedder:
         """:meth:`embed_lists` for one block of texts.
 
         Entry ``j`` of a row is ``sum_j / norm`` with ``sum_j`` a multiple of 1/2, the division
-        :meth:`_embed_batch` performs. A row has few distinct sums, so the quotients are computed
-        once per row and distinct sum ("pool") as Python floats, and the rows are gathered from
-        the pools as an object array: no float is created per entry, and equal entries of a row
-        share one object.
+        :meth:`_embed_batch` performs. So a row takes its entries from a small "pool" of
+        quotients, one per possible sum, and rows with the same norm (frequent: squared norms
+        are multiples of 1/4) share one pool. The pools are computed once as Python floats and
+        the rows gathered from them as an object array: no float is created per entry, and
+        equal entries share one object, which also keeps the rows compact in memory.
         """
         sums = self._bucket_sums(texts)
-        norms = np.sqrt(np.einsum("ij,ij->i", sums, sums))
+        squared = np.einsum("ij,ij->i", sums, sums)
         doubled = (sums * 2.0).astype(np.int64)
         reach = int(np.abs(doubled).max()) if doubled.size else 0
-        if 2 * reach + 1 > self._dimensions:  # pools larger than rows: plain conversion is cheaper
+        span = 2 * reach + 1
+        if span > self._dimensions:  # pools larger than rows: plain conversion is cheaper
             rows: list[list[float]] = self._unit_rows(texts, sums).tolist()
             return rows
-        empty = norms == 0.0
-        norms[empty] = 1.0
+        levels, pool_of_row = np.unique(squared, return_inverse=True)
+        norms = np.sqrt(levels)
+        norms[norms == 0.0] = 1.0
         halves = np.arange(-reach, reach + 1, dtype=np.float64) * 0.5
         pools = (halves[None, :] / norms[:, None]).astype(object).ravel()
-        doubled += (reach + np.arange(len(texts), dtype=np.int64) * (2 * reach + 1))[:, None]
+        doubled += (reach + pool_of_row.reshape(-1).astype(np.int64) * span)[:, None]
         rows = pools[doubled].tolist()
-        for row in np.flatnonzero(empty).tolist():
+        for row in np.flatnonzero(squared == 0.0).tolist():
             rows[row] = self._fallback_list()
         for row, vector in self._cluster_rows(texts):
             rows[row] = vector.tolist()

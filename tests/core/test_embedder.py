@@ -389,6 +389,16 @@ def test_embed_lists_handles_long_repetitions_blocks_and_bad_input() -> None:
         embedder.embed_lists("refund policy")
 
 
+def test_embed_lists_rows_of_equal_norm_share_their_float_objects() -> None:
+    # "refund" and "parcel": one word of six letters each, so the same feature weights and,
+    # with no bucket collision, the same norm: their rows draw from one pool of floats
+    embedder = FakeEmbedder()
+    a, b = embedder.embed_lists(["refund", "parcel"])
+    assert a != b
+    floats = {id(x) for row in (a, b) for x in row}
+    assert len(floats) == len({x for row in (a, b) for x in row})
+
+
 def test_embed_lists_rows_are_independent_lists() -> None:
     rows = FakeEmbedder(dimensions=16).embed_lists(["", "", "refund", "refund"])
     rows[0][0] = 99.0
