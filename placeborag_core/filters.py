@@ -4,7 +4,9 @@ A filter is compiled once per query into a small tree of predicates, before any 
 a malformed filter raises :class:`FilterError` instead of silently matching nothing. Every predicate
 can answer for one metadata mapping (``matches``) and for a whole partition at once (``mask``);
 the latter uses the partition's column index for equality, ``$in``, ``$ne``, ``$nin`` and
-``$exists``, which keeps the common filters vectorised.
+``$exists``, which keeps the common filters vectorised. A callable ``Record -> bool`` may stand
+for the whole filter or for any clause inside ``$and``/``$or``/``$not`` (under the core
+structure), so a condition the dialect cannot say composes with the ones it can.
 
 What a filter *means* is not decided here by profile name: it comes from the
 :class:`FilterDialect` a profile carries (which operators exist, how a missing key behaves,
@@ -485,6 +487,8 @@ class _CoreCompiler:
         )
 
     def clause(self, clause: Any, path: list[str | int]) -> Predicate:
+        if callable(clause) and not isinstance(clause, Mapping):
+            return _CallablePredicate(clause)  # a function of the whole Record, in any position
         if not isinstance(clause, Mapping):
             raise self.fail(path, f"expected a mapping, got {type(clause).__name__} {clause!r}")
         parts: list[Predicate] = []
@@ -504,8 +508,12 @@ class _CoreCompiler:
                 raise self.fail(path, f"{op} is a field operator; write {{'key': {{'{op}': ...}}}}")
             raise self.fail(path, f"unknown logical operator {op!r}")
         if op == "$not":
+            if callable(value) and not isinstance(value, Mapping):
+                return _Not(_CallablePredicate(value))
             if not isinstance(value, Mapping) or not value:
-                raise self.fail(path, f"$not takes one non-empty clause mapping, got {value!r}")
+                raise self.fail(
+                    path, f"$not takes one non-empty clause mapping or a callable, got {value!r}"
+                )
             return _Not(self.clause(value, path))
         if not isinstance(value, list | tuple):
             raise self.fail(path, f"{op} takes a list of clauses, got {type(value).__name__}")

@@ -1,4 +1,4 @@
-"""select(), snapshot(), callable filters and fetch_k in post mode."""
+"""select(), snapshot(), callable filters (whole or nested) and fetch_k in post mode."""
 
 from __future__ import annotations
 
@@ -75,6 +75,28 @@ def test_callable_filters_see_the_whole_record_and_follow_the_mode(mode: str) ->
     assert all(isinstance(r, Record) and r.vector for r in seen)
     assert [m.id for m in store.query([1.0, 0.0], k=1, where=wants_b, fetch_k=3)] == ["20"]
     assert [r.id for r in store.select(lambda r: r.metadata["n"] > 1)] == ["30", "20"]
+
+
+@pytest.mark.parametrize("mode", ["pre", "post"])
+def test_callables_compose_with_clauses_inside_and_or_not(mode: str) -> None:
+    store = _store(filter_mode=mode)
+
+    def text_is_b(record: Record) -> bool:
+        return record.text == "b"
+
+    def ids(where: object) -> list[str]:
+        return [m.id for m in store.query([1.0, 0.0], k=3, fetch_k=3, where=where)]  # type: ignore[arg-type]
+
+    assert ids({"$or": [{"n": 3}, text_is_b]}) == ["30", "20"]
+    assert ids({"$and": [{"n": {"$gte": 2}}, text_is_b]}) == ["20"]
+    assert ids({"$not": text_is_b}) == ["30", "10"]
+    assert ids({"$and": [{"$not": text_is_b}, {"$or": [text_is_b, {"n": 1}]}]}) == ["10"]
+    assert [r.id for r in store.select({"$or": [text_is_b, {"n": 1}]})] == ["10", "20"]
+    with pytest.raises(FilterError, match=r"where\['\$or'\]\[1\]: expected a mapping"):
+        store.query([1.0, 0.0], where={"$or": [{"n": 1}, "b"]})
+    chroma = _store(profile="chroma")
+    with pytest.raises(FilterError, match="Expected where"):
+        chroma.query([1.0, 0.0], where={"$or": [{"n": 1}, text_is_b]})
 
 
 def test_post_mode_fetches_exactly_fetch_k_even_below_k() -> None:
