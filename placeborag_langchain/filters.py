@@ -16,6 +16,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from placeborag_core import PROFILES, Record
+from placeborag_core.filters import compile_filter
 from placeborag_langchain.ids import canonical_qdrant_id
 
 __all__ = ["TranslatedFilter", "translate_filter"]
@@ -45,12 +47,14 @@ class _HasId:
 class TranslatedFilter:
     """A filter in core terms.
 
-    `where`: the core dialect clause (None: no filter); `ids`: an id restriction (None: none,
-    empty: nothing matches); `predicate`: a callable the store must evaluate, with
-    `predicate_arg` saying whether it receives the `Document` or its metadata.
+    `where`: the core dialect clause, possibly holding callables of the core `Record` for
+    conditions the dialect cannot say, or one such callable (None: no filter); `ids`: an id
+    restriction (None: none, empty: nothing matches); `predicate`: the caller's callable the
+    store must evaluate, with `predicate_arg` saying whether it receives the `Document` or its
+    metadata.
     """
 
-    where: Mapping[str, Any] | None = None
+    where: Mapping[str, Any] | Callable[[Record], bool] | None = None
     ids: frozenset[str] | None = None
     predicate: Callable[[Any], bool] | None = None
     predicate_arg: Literal["document", "metadata"] = "document"
@@ -170,10 +174,20 @@ def _faiss_node(spec: Any) -> Node:
 
 
 # --- Qdrant --------------------------------------------------------------------------------
-# langchain-qdrant stores metadata under the payload key "metadata", so a field is addressed as
-# "metadata.<key>"; any other key (except page_content) names nothing and matches nothing.
+# langchain-qdrant stores a document as the payload {"page_content": text, "metadata": {...}}, so
+# a metadata field is addressed as "metadata.<key>" and the text as "page_content"; any other key
+# names nothing and matches nothing. A condition on the text, or a HasIdCondition below the top
+# `must`, becomes a callable of the core Record inside the core clause.
 
 _METADATA_PREFIX = "metadata."
+_PAGE_CONTENT = "page_content"
+
+
+class _Text:
+    """The key of a condition on the page content (see :func:`_on_text`)."""
+
+
+_TEXT = _Text()
 
 
 def _as_list(value: Any) -> list[Any]:
@@ -184,15 +198,44 @@ def _as_list(value: Any) -> list[Any]:
     return [value]
 
 
-def _qdrant_key(key: str, clause: str) -> str | None:
-    if key == "page_content" or key.startswith("page_content."):
-        raise NotImplementedError(
-            f"{clause} on {key!r}: filtering on the page content is not supported yet "
-            "(only 'metadata.<key>' fields)"
-        )
+def _qdrant_key(key: str) -> str | _Text | None:
+    if key == _PAGE_CONTENT:
+        return _TEXT
     if key.startswith(_METADATA_PREFIX):
         return key[len(_METADATA_PREFIX) :]
     return None
+
+
+def _on_text(node: Node) -> Node:
+    """A clause on the key "page_content" made a condition on the record's text.
+
+    The clause is compiled under the qdrant profile's dialect and evaluated on the payload
+    field the real store has, ``{"page_content": text}``, so Qdrant's rules for values, text
+    tokens and absence (a record without text, i.e. an orphan) apply to the text exactly as to
+    a metadata field.
+    """
+    if isinstance(node, _Const):
+        return node
+    predicate = compile_filter(node, PROFILES["qdrant"].filters)
+
+    def on_text(record: Record) -> bool:
+        return predicate.matches({} if record.text is None else {_PAGE_CONTENT: record.text})
+
+    return on_text
+
+
+def _on_id(node: Node) -> Node:
+    """A HasIdCondition as a condition on the record id, for positions where it cannot be an
+    id restriction of the whole query (inside `should`, `must_not`, `min_should` or a nested
+    filter)."""
+    if not isinstance(node, _HasId):
+        return node
+    ids = node.ids
+
+    def has_id(record: Record) -> bool:
+        return record.id in ids
+
+    return has_id
 
 
 def _qdrant_match(key: str | None, match: Any) -> Node:
@@ -220,7 +263,13 @@ def _qdrant_range(key: str | None, rng: Any) -> Node:
 
 
 def _qdrant_field_condition(cond: Any) -> Node:
-    key = _qdrant_key(cond.key, "FieldCondition")
+    target = _qdrant_key(cond.key)
+    if isinstance(target, _Text):
+        return _on_text(_qdrant_field_parts(_PAGE_CONTENT, cond))
+    return _qdrant_field_parts(target, cond)
+
+
+def _qdrant_field_parts(key: str | None, cond: Any) -> Node:
     parts: list[Node] = []
     if getattr(cond, "match", None) is not None:
         parts.append(_qdrant_match(key, cond.match))
@@ -243,8 +292,10 @@ def _qdrant_condition(cond: Any) -> Node:
         ids = {canonical_qdrant_id(i) for i in cond.has_id}
         return _HasId(frozenset(i for i in ids if i is not None))
     if hasattr(cond, "is_empty") and not hasattr(cond, "key"):
-        key = _qdrant_key(cond.is_empty.key, "IsEmptyCondition")
-        return _TRUE if key is None else {key: {"$is_empty": True}}
+        target = _qdrant_key(cond.is_empty.key)
+        if isinstance(target, _Text):
+            return _on_text({_PAGE_CONTENT: {"$is_empty": True}})
+        return _TRUE if target is None else {target: {"$is_empty": True}}
     if hasattr(cond, "is_null") and not hasattr(cond, "key"):
         raise NotImplementedError("IsNullCondition is not supported")
     if hasattr(cond, "key"):
@@ -252,28 +303,20 @@ def _qdrant_condition(cond: Any) -> Node:
     raise NotImplementedError(f"qdrant condition {type(cond).__name__} is not supported")
 
 
-def _no_has_id(node: Node, where: str) -> Node:
-    if isinstance(node, _HasId):
-        raise NotImplementedError(
-            f"HasIdCondition inside {where} is not supported (only directly in `must`)"
-        )
-    return node
-
-
 def _qdrant_filter(flt: Any, *, top: bool = False) -> Node:
     parts: list[Node] = []
     for cond in _as_list(flt.must):
         node = _qdrant_condition(cond)
-        parts.append(node if top else _no_has_id(node, "a nested filter"))
-    should = [_no_has_id(_qdrant_condition(c), "should") for c in _as_list(flt.should)]
+        parts.append(node if top else _on_id(node))
+    should = [_on_id(_qdrant_condition(c)) for c in _as_list(flt.should)]
     if should:
         parts.append(_or(should))
-    must_not = [_no_has_id(_qdrant_condition(c), "must_not") for c in _as_list(flt.must_not)]
+    must_not = [_on_id(_qdrant_condition(c)) for c in _as_list(flt.must_not)]
     if must_not:
         parts.append(_not(_or(must_not)))
     min_should = getattr(flt, "min_should", None)
     if min_should is not None:
-        conds = [_no_has_id(_qdrant_condition(c), "min_should") for c in min_should.conditions]
+        conds = [_on_id(_qdrant_condition(c)) for c in min_should.conditions]
         count = int(min_should.min_count)
         parts.append(_or([_and(list(combo)) for combo in itertools.combinations(conds, count)]))
     return _and(parts)

@@ -338,6 +338,46 @@ def qdrant_filters() -> list[Any]:
         models.Filter(must=[field(key="metadata.n")]),
         models.Filter(),
         {"color": "red"},
+        # conditions on the page content
+        models.Filter(must=[match("page_content", "c")]),
+        models.Filter(must_not=[match("page_content", "c")]),
+        models.Filter(should=[match("page_content", "a"), match("metadata.color", "green")]),
+        models.Filter(must=[field(key="page_content", match=models.MatchText(text="d"))]),
+        models.Filter(must=[field(key="page_content", match=models.MatchText(text="d e"))]),
+        models.Filter(must=[field(key="page_content", match=models.MatchAny(any=["b", "e"]))]),
+        models.Filter(
+            must=[field(key="page_content", match=models.MatchExcept(**{"except": ["b", "e"]}))]
+        ),
+        models.Filter(must=[field(key="page_content", range=models.Range(gt=0))]),
+        models.Filter(must=[match("page_content", 3)]),
+        models.Filter(must=[match("page_content.x", "a")]),
+        models.Filter(
+            must=[models.IsEmptyCondition(is_empty=models.PayloadField(key="page_content"))]
+        ),
+        models.Filter(
+            must_not=[models.IsEmptyCondition(is_empty=models.PayloadField(key="page_content.x"))]
+        ),
+        # HasIdCondition below the top `must`
+        models.Filter(
+            should=[models.HasIdCondition(has_id=[QIDS[1]]), match("metadata.color", "red")]
+        ),
+        models.Filter(must_not=[models.HasIdCondition(has_id=[QIDS[0], QIDS[2]])]),
+        models.Filter(
+            must=[
+                models.Filter(must=[models.HasIdCondition(has_id=[QIDS[1], QIDS[2]])]),
+                match("metadata.color", "red"),
+            ]
+        ),
+        models.Filter(
+            min_should=models.MinShould(
+                conditions=[
+                    models.HasIdCondition(has_id=[QIDS[0], QIDS[3]]),
+                    match("metadata.color", "red"),
+                    match("page_content", "d"),
+                ],
+                min_count=2,
+            )
+        ),
     ]
 
 

@@ -218,14 +218,41 @@ def test_qdrant_models_filter_objects() -> None:
         must_not=[models.FieldCondition(key="metadata.n", range=models.Range(gte=6))],
     )
     assert found(build("qdrant"), qfilter) == ["a", "c"]
-    in_should = models.Filter(should=[models.HasIdCondition(has_id=[QIDS[0]])])
-    with pytest.raises(NotImplementedError, match="HasIdCondition inside should"):
-        found(build("qdrant"), in_should)
+    red = models.FieldCondition(key="metadata.color", match=models.MatchValue(value="red"))
+    in_should = models.Filter(should=[models.HasIdCondition(has_id=[QIDS[1]]), red])
+    assert found(build("qdrant"), in_should) == ["a", "b", "c", "f"]
 
 
-def test_qdrant_page_content_filters_are_named_as_unsupported() -> None:
-    with pytest.raises(NotImplementedError, match="page_content"):
-        found(build("qdrant"), flt(must=[cond("page_content", match=SimpleNamespace(value="c"))]))
+def test_qdrant_conditions_on_the_page_content() -> None:
+    store = build("qdrant")
+    text_is = cond("page_content", match=SimpleNamespace(value="c"))
+    assert found(store, flt(must=[text_is])) == ["c"]
+    assert found(store, flt(must_not=[text_is])) == ["a", "b", "d", "e", "f"]
+    assert found(
+        store, flt(should=[text_is, cond("metadata.n", match=SimpleNamespace(value=1))])
+    ) == [
+        "a",
+        "c",
+    ]
+    text_in = cond("page_content", match=SimpleNamespace(any=["b", "e", "z"]))
+    assert found(store, flt(must=[text_in, RED])) == []
+    assert found(
+        store, flt(must=[text_in], must_not=[cond("metadata.n", match=SimpleNamespace(value=2))])
+    ) == ["e"]
+    # a range never matches a string; "page_content.x" names nothing; the text is never empty
+    ranged = SimpleNamespace(gt=0, gte=None, lt=None, lte=None)
+    assert found(store, flt(must=[cond("page_content", range=ranged)])) == []
+    assert found(store, flt(must=[cond("page_content.x", match=SimpleNamespace(value="c"))])) == []
+    empty = SimpleNamespace(is_empty=SimpleNamespace(key="page_content"))
+    assert found(store, flt(must=[empty])) == []
+
+
+def test_qdrant_has_id_below_the_top_must_is_a_condition_on_the_id() -> None:
+    store = build("qdrant")
+    one, two = SimpleNamespace(has_id=[QIDS[0]]), SimpleNamespace(has_id=[QIDS[1], QIDS[2]])
+    assert found(store, flt(must_not=[one])) == ["b", "c", "d", "e", "f"]
+    assert found(store, flt(must=[flt(must=[two]), RED])) == ["c"]
+    assert found(store, flt(should=[one, two])) == ["a", "b", "c"]
 
 
 # --- callables and the default profile --------------------------------------------------------
