@@ -12,7 +12,7 @@ branches. Evidence: `reference/integrations.md` section 1 (langchain-chroma 1.1.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Literal
 
@@ -26,7 +26,13 @@ from placeborag_langchain.relevance import (
     max_inner_product_relevance,
 )
 
-__all__ = ["INTEGRATIONS", "IntegrationFacts", "integration_for"]
+__all__ = [
+    "INTEGRATIONS",
+    "IntegrationFacts",
+    "default_setting",
+    "integration_for",
+    "resolve_distance",
+]
 
 
 def _python_float(value: float) -> float:
@@ -46,9 +52,17 @@ class IntegrationFacts:
     Attributes:
         profile: the core profile name this row belongs to.
         integration: dotted name of the real class, for messages and docs.
-        relevance: metric name -> relevance function used by
+        relevance: distance setting (see `distance_settings`) -> relevance function used by
             `similarity_search_with_relevance_scores` (and `similarity_score_threshold`).
-        relevance_error: message of the ValueError for a metric without a relevance function.
+        relevance_error: message of the ValueError for a setting without a relevance function.
+        distance_settings: the integration's own names for its distance choice, each mapped to
+            the core metric its index runs on, when they are not simply the core metrics
+            (FAISS's `DistanceStrategy`: COSINE, DOT_PRODUCT and JACCARD still build an L2
+            index). The first name on a metric is that metric's default. Empty: the setting is
+            the core metric itself.
+        threshold_keeps_higher: the settings whose `score_threshold` keeps scores >= the
+            threshold (FAISS: MAX_INNER_PRODUCT and JACCARD, although JACCARD's scores are
+            distances); None: decided by the profile's score direction.
         score_type: converts the core's reported score to the integration's number type.
         filter_dialect: "core" (the core dict dialect as is), "qdrant" (models.Filter,
             duck-typed) or "faiss" (FAISS's dict dialect: `$neq`, bare lists, ...).
@@ -94,6 +108,8 @@ class IntegrationFacts:
     integration: str
     relevance: Mapping[str, RelevanceFn]
     relevance_error: str
+    distance_settings: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    threshold_keeps_higher: frozenset[str] | None = None
     score_type: Callable[[float], float] = _python_float
     filter_dialect: Literal["core", "qdrant", "faiss"] = "core"
     callable_filter_arg: Literal["document", "metadata"] = "document"
@@ -190,8 +206,24 @@ _QDRANT = IntegrationFacts(
 _FAISS = IntegrationFacts(
     profile="faiss",
     integration="langchain_community.vectorstores.FAISS",
-    relevance=MappingProxyType({"l2": euclidean_relevance, "ip": max_inner_product_relevance}),
+    relevance=MappingProxyType(
+        {
+            "EUCLIDEAN_DISTANCE": euclidean_relevance,
+            "MAX_INNER_PRODUCT": max_inner_product_relevance,
+            "COSINE": cosine_distance_relevance,
+        }
+    ),
     relevance_error="Unknown distance strategy, must be cosine, max_inner_product, or euclidean",
+    distance_settings=MappingProxyType(
+        {
+            "EUCLIDEAN_DISTANCE": "l2",
+            "MAX_INNER_PRODUCT": "ip",
+            "COSINE": "l2",
+            "DOT_PRODUCT": "l2",
+            "JACCARD": "l2",
+        }
+    ),
+    threshold_keeps_higher=frozenset({"MAX_INNER_PRODUCT", "JACCARD"}),
     score_type=_numpy_float32,
     filter_dialect="faiss",
     callable_filter_arg="metadata",
@@ -213,6 +245,45 @@ _FAISS = IntegrationFacts(
 INTEGRATIONS: Mapping[str, IntegrationFacts] = MappingProxyType(
     {facts.profile: facts for facts in (_DEFAULT, _CHROMA, _QDRANT, _FAISS)}
 )
+
+
+def resolve_distance(
+    facts: IntegrationFacts, metric: str | None, setting: str | None
+) -> tuple[str | None, str | None]:
+    """The core metric and the integration's distance setting for a constructor's
+    ``metric=`` and ``distance_strategy=`` (either may be None: decided later by the store).
+
+    Raises ValueError, before anything is built, for a setting the integration does not have
+    and for a metric that contradicts the setting.
+    """
+    if setting is None:
+        return metric, None
+    name = str(getattr(setting, "value", setting))  # DistanceStrategy is a str enum
+    if not facts.distance_settings:
+        raise ValueError(
+            f"distance_strategy is FAISS's option; under profile {facts.profile!r} choose the "
+            f"distance with metric= (got distance_strategy={setting!r})"
+        )
+    if name not in facts.distance_settings:
+        raise ValueError(
+            f"unknown distance_strategy {setting!r}; {facts.integration} takes one of: "
+            f"{', '.join(facts.distance_settings)}"
+        )
+    implied = facts.distance_settings[name]
+    if metric is not None and metric != implied:
+        raise ValueError(
+            f"distance_strategy={name} runs on metric {implied!r}; got metric={metric!r} "
+            f"(give one of the two, or matching ones)"
+        )
+    return implied, name
+
+
+def default_setting(facts: IntegrationFacts, metric: str) -> str:
+    """The distance setting a store on ``metric`` has when the constructor named none."""
+    for name, on in facts.distance_settings.items():
+        if on == metric:
+            return name
+    return metric
 
 
 def integration_for(profile: str) -> IntegrationFacts:

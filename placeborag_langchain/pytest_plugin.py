@@ -4,7 +4,8 @@ fixtures, configured by the `placeborag` marker.
 Registers nothing when langchain_core is not importable, so installing placeborag without the
 LangChain extra leaves pytest untouched. Marker options are routed by the core plugin
 (`placeborag_core.pytest_plugin.marker_options`): embedder options go to `PlaceboEmbeddings`,
-store options to `PlaceboVectorStore`, plus this plugin's own `namespace` and `collection_name`.
+store options to `PlaceboVectorStore`, plus this plugin's own `namespace`, `collection_name`
+and (FAISS) `distance_strategy`.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import pytest
 
 __all__: list[str] = []
 
-EXTRA_OPTIONS = ("collection_name", "namespace")
+EXTRA_OPTIONS = ("collection_name", "distance_strategy", "namespace")
 _T = TypeVar("_T")
 
 
@@ -60,7 +61,8 @@ if importlib.util.find_spec("langchain_core") is not None:
         request: pytest.FixtureRequest, langchain_embeddings: PlaceboEmbeddings
     ) -> PlaceboVectorStore:
         """A fresh, empty `PlaceboVectorStore` over this test's `langchain_embeddings`,
-        configured by the marker (store options, `namespace`, `collection_name`)."""
+        configured by the marker (store options, `namespace`, `collection_name`,
+        `distance_strategy`)."""
         routed = marker_options(request)
         options = dict(routed.store)
         options.update({k: v for k, v in routed.extra.items() if k in EXTRA_OPTIONS})

@@ -22,7 +22,12 @@ from placeborag_langchain.documents import to_document
 from placeborag_langchain.embeddings import PlaceboEmbeddings
 from placeborag_langchain.filters import TranslatedFilter, translate_filter
 from placeborag_langchain.ids import canonical_qdrant_id
-from placeborag_langchain.integrations import IntegrationFacts, integration_for
+from placeborag_langchain.integrations import (
+    IntegrationFacts,
+    default_setting,
+    integration_for,
+    resolve_distance,
+)
 from placeborag_langchain.writes import AddPlan, plan_add
 
 __all__ = ["PlaceboVectorStore"]
@@ -59,6 +64,10 @@ class PlaceboVectorStore(VectorStore):
         collection_name: shown where the real integration shows it (Qdrant's metadata).
         relevance_score_fn: overrides the profile's relevance function, as Chroma's and FAISS's
             constructors allow.
+        distance_strategy: FAISS's `DistanceStrategy` (the enum or its name), as `FAISS` and
+            `FAISS.from_texts` take it: MAX_INNER_PRODUCT runs on metric "ip", the others on
+            "l2" with FAISS's relevance function and `score_threshold` direction for each
+            (faiss profile only; default from the metric, EUCLIDEAN_DISTANCE for "l2").
         store: an existing core store to wrap instead of building one (its profile wins).
     """
 
@@ -76,6 +85,7 @@ class PlaceboVectorStore(VectorStore):
         collection_name: str = "langchain",
         relevance_score_fn: Callable[[float], float] | None = None,
         store: FakeVectorStore | None = None,
+        distance_strategy: str | None = None,
     ) -> None:
         if embedding is None:
             embedding = PlaceboEmbeddings()
@@ -91,8 +101,16 @@ class PlaceboVectorStore(VectorStore):
             raise TypeError("relevance_score_fn must be a callable taking the score")
         self._embedding = embedding
         self._native = _is_native(embedding)
+        named = store.profile.name if isinstance(store, FakeVectorStore) else profile
+        chosen = integration_for(named if isinstance(named, str) else named.name)
+        metric, setting = resolve_distance(chosen, metric, distance_strategy)
+        if isinstance(store, FakeVectorStore) and metric not in (None, store.profile.metric):
+            raise ValueError(
+                f"distance_strategy={setting} needs metric {metric!r}; the given store has "
+                f"{store.profile.metric!r}"
+            )
         if store is None:
-            facts = integration_for(profile if isinstance(profile, str) else profile.name)
+            facts = chosen
             core_embedder = embedding.core_embedder if self._native else None  # type: ignore[attr-defined]
             store = FakeVectorStore(
                 embedder=core_embedder,
@@ -107,6 +125,7 @@ class PlaceboVectorStore(VectorStore):
             raise TypeError(f"store must be a FakeVectorStore, got {type(store).__name__}")
         self._store = store
         self._facts: IntegrationFacts = integration_for(store.profile.name)
+        self._setting = setting or default_setting(self._facts, store.profile.metric)
         self._namespace = namespace
         self.collection_name = collection_name
         self._relevance_override = relevance_score_fn
@@ -135,6 +154,12 @@ class PlaceboVectorStore(VectorStore):
     def facts(self) -> IntegrationFacts:
         """The conventions of the real integration this store reproduces."""
         return self._facts
+
+    @property
+    def distance_strategy(self) -> str:
+        """The integration's name for this store's distance (FAISS: the `DistanceStrategy`
+        name, e.g. "COSINE"; other profiles: the core metric)."""
+        return self._setting
 
     @property
     def namespace(self) -> str:
@@ -443,7 +468,12 @@ class PlaceboVectorStore(VectorStore):
         return matches
 
     def _apply_threshold(self, matches: list[Match], threshold: float) -> list[Match]:
-        higher = self._store.profile.higher_is_better
+        keeps_higher = self._facts.threshold_keeps_higher
+        higher = (
+            self._store.profile.higher_is_better
+            if keeps_higher is None
+            else self._setting in keeps_higher
+        )
         if self._facts.score_threshold == "strict":
             keep = operator.gt if higher else operator.lt
         else:
@@ -529,11 +559,10 @@ class PlaceboVectorStore(VectorStore):
         """
         if self._relevance_override is not None:
             return self._relevance_override
-        metric = self._store.profile.metric
         try:
-            return self._facts.relevance[metric]
+            return self._facts.relevance[self._setting]
         except KeyError:
-            raise ValueError(self._facts.relevance_error.format(metric=metric)) from None
+            raise ValueError(self._facts.relevance_error.format(metric=self._setting)) from None
 
     # --- maximal marginal relevance -------------------------------------------------------
 
@@ -671,6 +700,8 @@ class PlaceboVectorStore(VectorStore):
     def __repr__(self) -> str:
         return (
             f"PlaceboVectorStore(profile={self._store.profile.name!r}, "
-            f"metric={self._store.profile.metric!r}, namespace={self._namespace!r}, "
+            f"metric={self._store.profile.metric!r}, "
+            + (f"distance_strategy={self._setting!r}, " if self._facts.distance_settings else "")
+            + f"namespace={self._namespace!r}, "
             f"count={self._store.count(self._namespace)})"
         )

@@ -552,3 +552,46 @@ def test_embedding_calls_match(profile: str) -> None:
         store.similarity_search("q", k=2)
         store.max_marginal_relevance_search("q", k=2, fetch_k=3)
     assert our_emb.calls == real_emb.calls
+
+
+FAISS_STRATEGIES = ["EUCLIDEAN_DISTANCE", "MAX_INNER_PRODUCT", "COSINE", "DOT_PRODUCT", "JACCARD"]
+
+
+def _comparable(value: Any) -> Any:
+    """Results as (id, text[, score as float]) rows, so scores can be compared with a tolerance."""
+    rows = []
+    for item in value:
+        doc, score = item if isinstance(item, tuple) else (item, None)
+        rows.append((doc.id, doc.page_content, None if score is None else float(score)))
+    return rows
+
+
+@pytest.mark.parametrize("name", FAISS_STRATEGIES)
+def test_faiss_distance_strategies_match(name: str) -> None:
+    faiss_cls, strategy = _faiss_class()
+    emb, metas = TableEmbeddings(), [META[t] for t in DOCS]
+    real = faiss_cls.from_texts(DOCS, emb, metas, ids=IDS, distance_strategy=strategy[name])
+    ours = PlaceboVectorStore.from_texts(
+        DOCS, emb, metas, ids=IDS, profile="faiss", distance_strategy=strategy[name]
+    )
+    assert ours.distance_strategy == name
+    calls: list[Callable[[VectorStore], Any]] = [
+        lambda s: s.similarity_search_with_score("q", k=6),
+        lambda s: s.similarity_search_with_relevance_scores("q", k=6),
+        # thresholds between the scores: at a score, the engines' last-ulp rounding decides
+        lambda s: s.similarity_search_with_score("q", k=6, score_threshold=0.5),
+        lambda s: s.similarity_search_with_score("q", k=6, score_threshold=2.5),
+        lambda s: s.similarity_search_with_score("q", k=6, score_threshold=-0.5),
+        lambda s: s.max_marginal_relevance_search("q", k=3, fetch_k=6, lambda_mult=0.3),
+    ]
+    for n, call in enumerate(calls):
+        r = outcome(lambda c=call: _comparable(c(real)))
+        o = outcome(lambda c=call: _comparable(c(ours)))
+        if r[0] == "raises":
+            assert o == r, (name, n)
+            continue
+        assert o[0] == "ok", (name, n, o)
+        assert o[1][1] == r[1][1], (name, n)  # the same warnings
+        assert [row[:2] for row in o[1][0]] == [row[:2] for row in r[1][0]], (name, n)
+        for got, want in zip(o[1][0], r[1][0], strict=True):
+            assert got[2] == (None if want[2] is None else pytest.approx(want[2], abs=TOL))

@@ -39,10 +39,15 @@ def test_fixtures_are_configured_by_the_marker(pytester: pytest.Pytester) -> Non
         def test_fresh_store_per_test(langchain_vector_store):
             assert langchain_vector_store.core_store.count() == 0
             langchain_vector_store.add_texts(["x"])
+
+        @pytest.mark.placeborag(profile="faiss", distance_strategy="COSINE")
+        def test_faiss_distance_strategy(langchain_vector_store):
+            assert langchain_vector_store.distance_strategy == "COSINE"
+            assert langchain_vector_store.core_store.profile.metric == "l2"
         """
     )
     result = pytester.runpytest("-p", "no:randomly")
-    result.assert_outcomes(passed=3)
+    result.assert_outcomes(passed=4)
 
 
 def test_misspelled_and_bad_options_fail_clearly(pytester: pytest.Pytester) -> None:

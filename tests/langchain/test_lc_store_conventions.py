@@ -424,7 +424,9 @@ def test_every_table_row_names_a_core_profile() -> None:
     assert set(INTEGRATIONS) <= set(PROFILES)
     for name, facts in INTEGRATIONS.items():
         assert facts.profile == name
-        assert set(facts.relevance) <= {v.name for v in PROFILES[name].variants}
+        metrics = {v.name for v in PROFILES[name].variants}
+        assert set(facts.relevance) <= (set(facts.distance_settings) or metrics)
+        assert set(facts.distance_settings.values()) <= metrics
 
 
 def test_profile_objects_and_wrapped_core_stores() -> None:
@@ -487,3 +489,48 @@ def test_concurrent_adds_of_the_same_content_get_distinct_ids() -> None:
     ids = [i for batch in batches for i in batch]
     assert len(set(ids)) == 40
     assert store.core_store.count() == 40
+
+
+# --- FAISS's distance strategies --------------------------------------------------------------
+
+
+def test_faiss_distance_strategy_sets_relevance_and_threshold_like_faiss() -> None:
+    # Each strategy but MAX_INNER_PRODUCT builds an L2 index (squared L2 scores); they differ
+    # in the relevance function and in how score_threshold compares (reference/integrations.md).
+    cosine = build("faiss", distance_strategy="COSINE")
+    assert cosine.core_store.profile.metric == "l2"
+    assert cosine.distance_strategy == "COSINE"
+    with pytest.warns(UserWarning, match=OUT_OF_RANGE):
+        relevance = cosine.similarity_search_with_relevance_scores("q", k=6)
+    assert [round(float(s), 6) for _, s in relevance] == [1.0, 0.6, 0.2, -1.0, -2.2, -3.0]
+    for name in ("DOT_PRODUCT", "JACCARD"):
+        with pytest.raises(ValueError, match="Unknown distance strategy"):
+            build("faiss", distance_strategy=name).similarity_search_with_relevance_scores("q")
+    kept = build("faiss", distance_strategy="JACCARD").similarity_search_with_score(
+        "q", k=6, score_threshold=0.5
+    )
+    assert texts([d for d, _ in kept]) == ["c", "d", "e", "f"]  # JACCARD keeps scores >= t
+    assert build("faiss", distance_strategy="MAX_INNER_PRODUCT").core_store.profile.metric == "ip"
+    assert build("faiss", "ip").distance_strategy == "MAX_INNER_PRODUCT"
+    assert build("faiss").distance_strategy == "EUCLIDEAN_DISTANCE"
+    assert build("chroma", "cosine").distance_strategy == "cosine"
+
+
+def test_faiss_distance_strategy_is_checked_before_anything_is_built() -> None:
+    with pytest.raises(ValueError, match=r"unknown distance_strategy 'MANHATTAN'.*COSINE"):
+        PlaceboVectorStore(profile="faiss", distance_strategy="MANHATTAN")
+    with pytest.raises(ValueError, match="COSINE runs on metric 'l2'; got metric='ip'"):
+        PlaceboVectorStore(profile="faiss", metric="ip", distance_strategy="COSINE")
+    with pytest.raises(ValueError, match="FAISS's option; under profile 'qdrant'"):
+        PlaceboVectorStore(profile="qdrant", distance_strategy="COSINE")
+    from placeborag_core import FakeVectorStore
+
+    with pytest.raises(ValueError, match="the given store has 'ip'"):
+        PlaceboVectorStore(
+            store=FakeVectorStore(profile="faiss", metric="ip"), distance_strategy="COSINE"
+        )
+    wrapped = PlaceboVectorStore(
+        store=FakeVectorStore(profile="faiss"), distance_strategy="JACCARD"
+    )
+    assert wrapped.distance_strategy == "JACCARD"
+    assert "distance_strategy='JACCARD'" in repr(wrapped)
