@@ -63,6 +63,10 @@ class IntegrationFacts:
         threshold_keeps_higher: the settings whose `score_threshold` keeps scores >= the
             threshold (FAISS: MAX_INNER_PRODUCT and JACCARD, although JACCARD's scores are
             distances); None: decided by the profile's score direction.
+        normalize_l2_quiet: None when the integration has no `normalize_L2` option; otherwise
+            the distance settings it is meant for: under any other setting the constructor
+            warns (`normalize_l2_warning`) and normalises all the same, as FAISS does.
+        normalize_l2_warning: the UserWarning's message template ("{setting}").
         score_type: converts the core's reported score to the integration's number type.
         filter_dialect: "core" (the core dict dialect as is), "qdrant" (models.Filter,
             duck-typed) or "faiss" (FAISS's dict dialect: `$neq`, bare lists, ...).
@@ -110,6 +114,10 @@ class IntegrationFacts:
     relevance_error: str
     distance_settings: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     threshold_keeps_higher: frozenset[str] | None = None
+    normalize_l2_quiet: frozenset[str] | None = None
+    normalize_l2_warning: str = (
+        "Normalizing L2 is not applicable for metric type: DistanceStrategy.{setting}"
+    )
     score_type: Callable[[float], float] = _python_float
     filter_dialect: Literal["core", "qdrant", "faiss"] = "core"
     callable_filter_arg: Literal["document", "metadata"] = "document"
@@ -224,6 +232,7 @@ _FAISS = IntegrationFacts(
         }
     ),
     threshold_keeps_higher=frozenset({"MAX_INNER_PRODUCT", "JACCARD"}),
+    normalize_l2_quiet=frozenset({"EUCLIDEAN_DISTANCE"}),
     score_type=_numpy_float32,
     filter_dialect="faiss",
     callable_filter_arg="metadata",

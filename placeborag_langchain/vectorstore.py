@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import operator
 import threading
+import warnings
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Literal
 
+import numpy as np
 from langchain_core.documents import Document
 from langchain_core.embeddings import Embeddings
 from langchain_core.vectorstores import VectorStore
@@ -68,6 +70,11 @@ class PlaceboVectorStore(VectorStore):
             `FAISS.from_texts` take it: MAX_INNER_PRODUCT runs on metric "ip", the others on
             "l2" with FAISS's relevance function and `score_threshold` direction for each
             (faiss profile only; default from the metric, EUCLIDEAN_DISTANCE for "l2").
+        normalize_L2: FAISS's option: vectors are scaled to unit length (in float32, as
+            `faiss.normalize_L2` does) before they are stored and before a search by vector,
+            MMR included (the built-in `PlaceboEmbeddings` vectors are unit length already);
+            under a strategy other than EUCLIDEAN_DISTANCE it warns as FAISS does (faiss
+            profile only).
         store: an existing core store to wrap instead of building one (its profile wins).
     """
 
@@ -86,6 +93,7 @@ class PlaceboVectorStore(VectorStore):
         relevance_score_fn: Callable[[float], float] | None = None,
         store: FakeVectorStore | None = None,
         distance_strategy: str | None = None,
+        normalize_L2: bool = False,  # noqa: N803 - FAISS's own spelling
     ) -> None:
         if embedding is None:
             embedding = PlaceboEmbeddings()
@@ -126,12 +134,45 @@ class PlaceboVectorStore(VectorStore):
         self._store = store
         self._facts: IntegrationFacts = integration_for(store.profile.name)
         self._setting = setting or default_setting(self._facts, store.profile.metric)
+        self._normalize = self._normalize_option(normalize_L2)
         self._namespace = namespace
         self.collection_name = collection_name
         self._relevance_override = relevance_score_fn
         self._lock = threading.Lock()
         self._generated = 0
         self._probe_embedding("init")
+
+    def _normalize_option(self, normalize: bool) -> bool:
+        """Check FAISS's `normalize_L2` against this integration and warn where FAISS does."""
+        if not isinstance(normalize, bool):
+            raise TypeError(f"normalize_L2 must be a bool, got {type(normalize).__name__}")
+        quiet = self._facts.normalize_l2_quiet
+        if normalize and quiet is None:
+            raise ValueError(
+                f"normalize_L2 is FAISS's option; {self._facts.integration} has no such option"
+            )
+        if normalize and quiet is not None and self._setting not in quiet:
+            warnings.warn(
+                self._facts.normalize_l2_warning.format(setting=self._setting),
+                UserWarning,
+                stacklevel=3,
+            )
+        return normalize
+
+    def _unit(self, vectors: list[list[float]]) -> list[list[float]]:
+        """`vectors` as `faiss.normalize_L2` leaves them (float32, zero vectors unchanged)
+        when the store normalises; otherwise as given."""
+        if not self._normalize or not vectors:
+            return vectors
+        matrix = np.asarray(vectors, dtype=np.float32)
+        norms = np.sqrt(np.einsum("ij,ij->i", matrix, matrix))
+        scale = np.ones_like(norms)
+        np.divide(np.float32(1.0), norms, out=scale, where=norms > 0)
+        unit: list[list[float]] = (matrix * scale[:, None]).tolist()
+        return unit
+
+    def _unit_query(self, query: str | list[float]) -> str | list[float]:
+        return query if isinstance(query, str) else self._unit([list(query)])[0]
 
     def _probe_embedding(self, occasion: Literal["init", "mmr"]) -> None:
         """Repeat the integration's dimension probe (a call a counting embedder would see)."""
@@ -195,7 +236,7 @@ class PlaceboVectorStore(VectorStore):
     def _write(self, plan: AddPlan, vectors: list[list[float]] | None, ns: str) -> None:
         columns: list[Sequence[Any]] = [plan.core_ids, plan.texts, plan.metadatas]
         if vectors is not None:
-            columns.append(vectors)
+            columns.append(self._unit(vectors))
         self._store.upsert_many(list(zip(*columns, strict=True)), namespace=ns)
 
     def add_documents(self, documents: list[Document], **kwargs: Any) -> list[str]:
@@ -455,7 +496,7 @@ class PlaceboVectorStore(VectorStore):
         if fetch_k is None and flt is not None:
             fetch_k = facts.default_fetch_k
         matches = self._store.query(
-            query,
+            self._unit_query(query),
             k,
             where=self._where(translated),
             namespace=ns,
@@ -584,7 +625,7 @@ class PlaceboVectorStore(VectorStore):
         if flt is not None:
             fetch_k *= facts.mmr_filter_window
         return self._store.max_marginal_relevance(
-            query,
+            self._unit_query(query),
             k,
             fetch_k=fetch_k,
             lambda_mult=1.0 - lambda_mult if facts.mmr_lambda_inverted else lambda_mult,

@@ -534,3 +534,22 @@ def test_faiss_distance_strategy_is_checked_before_anything_is_built() -> None:
     )
     assert wrapped.distance_strategy == "JACCARD"
     assert "distance_strategy='JACCARD'" in repr(wrapped)
+
+
+def test_faiss_normalize_l2_scales_stored_and_query_vectors() -> None:
+    emb = TableEmbeddings({"long": [3.0, 4.0, 0.0, 0.0], "probe": [0.0, 2.0, 0.0, 0.0]})
+    store = PlaceboVectorStore(emb, profile="faiss", normalize_L2=True)
+    store.add_texts(["long"], ids=["x"])
+    assert store.core_store.get("x").vector == pytest.approx((0.6, 0.8, 0.0, 0.0))  # type: ignore[union-attr]
+    # the query is scaled too: |(0, 1) - (0.6, 0.8)|^2 = 0.4, not |(0, 2) - (0.6, 0.8)|^2 = 1.8
+    ((_, score),) = store.similarity_search_with_score("probe", k=1)
+    assert float(score) == pytest.approx(0.4, abs=1e-6)
+    with pytest.warns(
+        UserWarning,
+        match=r"^Normalizing L2 is not applicable for metric type: DistanceStrategy\.COSINE$",
+    ):
+        PlaceboVectorStore(emb, profile="faiss", distance_strategy="COSINE", normalize_L2=True)
+    with pytest.raises(ValueError, match="normalize_L2 is FAISS's option"):
+        PlaceboVectorStore(emb, profile="chroma", normalize_L2=True)
+    with pytest.raises(TypeError, match="normalize_L2 must be a bool"):
+        PlaceboVectorStore(emb, profile="faiss", normalize_L2="yes")  # type: ignore[arg-type]
