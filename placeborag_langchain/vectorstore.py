@@ -109,16 +109,17 @@ class PlaceboVectorStore(VectorStore):
             raise TypeError("relevance_score_fn must be a callable taking the score")
         self._embedding = embedding
         self._native = _is_native(embedding)
-        named = store.profile.name if isinstance(store, FakeVectorStore) else profile
-        chosen = integration_for(named if isinstance(named, str) else named.name)
-        metric, setting = resolve_distance(chosen, metric, distance_strategy)
-        if isinstance(store, FakeVectorStore) and metric not in (None, store.profile.metric):
+        if store is not None and not isinstance(store, FakeVectorStore):
+            raise TypeError(f"store must be a FakeVectorStore, got {type(store).__name__}")
+        named = profile if store is None else store.profile
+        facts = integration_for(named if isinstance(named, str) else named.name)
+        metric, setting = resolve_distance(facts, metric, distance_strategy)
+        if store is not None and setting is not None and metric != store.profile.metric:
             raise ValueError(
                 f"distance_strategy={setting} needs metric {metric!r}; the given store has "
                 f"{store.profile.metric!r}"
             )
         if store is None:
-            facts = chosen
             core_embedder = embedding.core_embedder if self._native else None  # type: ignore[attr-defined]
             store = FakeVectorStore(
                 embedder=core_embedder,
@@ -129,8 +130,6 @@ class PlaceboVectorStore(VectorStore):
                 visibility=visibility,
                 orphaned_ids=orphaned_ids,
             )
-        elif not isinstance(store, FakeVectorStore):
-            raise TypeError(f"store must be a FakeVectorStore, got {type(store).__name__}")
         self._store = store
         self._facts: IntegrationFacts = integration_for(store.profile.name)
         self._setting = setting or default_setting(self._facts, store.profile.metric)
@@ -164,7 +163,12 @@ class PlaceboVectorStore(VectorStore):
         when the store normalises; otherwise as given."""
         if not self._normalize or not vectors:
             return vectors
-        matrix = np.asarray(vectors, dtype=np.float32)
+        try:
+            matrix = np.asarray(vectors, dtype=np.float32)
+        except (TypeError, ValueError):
+            return vectors  # malformed: the core's validation names the record at fault
+        if matrix.ndim != 2:
+            return vectors
         norms = np.sqrt(np.einsum("ij,ij->i", matrix, matrix))
         scale = np.ones_like(norms)
         np.divide(np.float32(1.0), norms, out=scale, where=norms > 0)

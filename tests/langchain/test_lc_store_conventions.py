@@ -553,3 +553,14 @@ def test_faiss_normalize_l2_scales_stored_and_query_vectors() -> None:
         PlaceboVectorStore(emb, profile="chroma", normalize_L2=True)
     with pytest.raises(TypeError, match="normalize_L2 must be a bool"):
         PlaceboVectorStore(emb, profile="faiss", normalize_L2="yes")  # type: ignore[arg-type]
+
+
+def test_faiss_normalize_l2_leaves_malformed_vectors_to_the_core_checks() -> None:
+    emb = TableEmbeddings({"short": [1.0, 0.0], "nan": [float("nan"), 0.0, 0.0, 0.0]})
+    store = PlaceboVectorStore(emb, profile="faiss", normalize_L2=True)
+    store.add_texts(["a"], ids=["a"])
+    with pytest.raises(ValueError, match="dimension"):
+        store.add_texts(["b", "short"], ids=["b", "s"])
+    with pytest.raises(ValueError, match="NaN"):
+        store.add_texts(["nan"], ids=["n"])
+    assert store.core_store.ids() == ["a"]
