@@ -64,8 +64,9 @@ def test_batch_path_is_vectorised_not_per_text(monkeypatch):
     assert calls == [4, 4, 2]
 
 
-def test_default_batch_size_is_the_largest_llamaindex_allows():
-    assert PlaceboEmbedding().embed_batch_size == 2048
+def test_default_batch_size_is_256_and_the_largest_llamaindex_allows_is_accepted():
+    assert PlaceboEmbedding().embed_batch_size == 256
+    assert PlaceboEmbedding(embed_batch_size=2048).embed_batch_size == 2048
 
 
 async def test_async_methods_match_sync():
