@@ -19,6 +19,7 @@ MMR mode                  all candidates         prefetch 4 x top_k           ig
 ``delete_nodes`` no ids   needs filters          ValueError                   needs filters
 query without embedding   score None             score None                   score 1.0
 ``get_nodes`` vectors     no                     no                           yes
+``qdrant_filters=``       TypeError              TypeError                    replaces every filter
 ========================  =====================  ===========================  ===================
 
 The adapter reads a row and never branches on a profile name.
@@ -33,6 +34,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Literal
 
+from placeborag_core.qdrant_filters import QdrantPayload
 from placeborag_llamaindex.filters import Translator, chroma_where, default_where, qdrant_where
 
 __all__ = ["FACTS", "IntegrationFacts", "facts_for"]
@@ -62,6 +64,14 @@ def _uuid_id(node_id: str) -> str:
         raise ValueError(f"Point id {node_id} is not a valid UUID") from None
 
 
+def _uuid_id_or_none(point_id: object) -> str | None:
+    """A ``HasIdCondition`` id as a record id; None for one no node can have."""
+    try:
+        return str(uuid.UUID(str(point_id))) if isinstance(point_id, str) else None
+    except ValueError:
+        return None
+
+
 @dataclass(frozen=True)
 class IntegrationFacts:
     """The conventions of one real LlamaIndex integration (see the module docstring)."""
@@ -82,6 +92,7 @@ class IntegrationFacts:
     delete_nodes_needs_ids: bool
     unranked_score: float | None
     get_nodes_with_embedding: bool
+    qdrant_payload: QdrantPayload | None = None
 
 
 _FACTS = {
@@ -138,6 +149,8 @@ _FACTS = {
         delete_nodes_needs_ids=False,
         unranked_score=1.0,
         get_nodes_with_embedding=True,
+        # Metadata keys are the payload's own; the text lives inside "_node_content".
+        qdrant_payload=QdrantPayload(canonical_id=_uuid_id_or_none),
     ),
 }
 

@@ -19,6 +19,7 @@ _DEFAULT_MMR_THRESHOLD = 0.5  # get_top_k_mmr_embeddings' default
 _DEFAULT_PREFETCH_FACTOR = 4.0  # ChromaVectorStore's DEFAULT_MMR_PREFETCH_FACTOR
 _ALWAYS = ("fetch_k", "mmr_threshold", "where", "where_document")
 _PREFETCH = ("mmr_prefetch_factor", "mmr_prefetch_k")
+_QDRANT = ("qdrant_filters",)
 
 
 def _is_number(value: Any) -> bool:
@@ -35,19 +36,31 @@ class QueryOptions:
     fetch_k: int | None = None
     where: dict[str, Any] | None = None
     where_document: Any = None  # validated by the core store, with Chroma's messages
+    qdrant_filters: Any = None  # a qdrant_client.models.Filter, read by the core
 
     @classmethod
     def parse(
-        cls, kwargs: Mapping[str, Any], query: VectorStoreQuery, *, prefetch: bool = False
+        cls,
+        kwargs: Mapping[str, Any],
+        query: VectorStoreQuery,
+        *,
+        prefetch: bool = False,
+        qdrant: bool = False,
     ) -> QueryOptions:
-        """Validate ``kwargs``; ``prefetch`` allows Chroma's MMR prefetch options."""
-        accepted = _ALWAYS + _PREFETCH if prefetch else _ALWAYS
+        """Validate ``kwargs``; ``prefetch`` allows Chroma's MMR prefetch options, ``qdrant``
+        Qdrant's native ``qdrant_filters``."""
+        accepted = _ALWAYS + (_PREFETCH if prefetch else ()) + (_QDRANT if qdrant else ())
         unknown = sorted(set(kwargs) - set(accepted))
         if unknown:
-            extra = "" if prefetch else f" ({', '.join(_PREFETCH)} need profile 'chroma')"
+            needs = [] if prefetch else [f"{', '.join(_PREFETCH)} need profile 'chroma'"]
+            needs += [] if qdrant else [f"{_QDRANT[0]} needs profile 'qdrant'"]
             raise TypeError(
                 f"PlaceboVectorStore.query() got unexpected keyword arguments {unknown}; "
-                f"accepted: {', '.join(sorted(accepted))}{extra}"
+                f"accepted: {', '.join(sorted(accepted))} ({'; '.join(needs)})"
+            )
+        if kwargs.get("qdrant_filters") is not None and kwargs.get("where") is not None:
+            raise ValueError(
+                "qdrant_filters and where cannot be combined: each replaces the query's filters"
             )
         return cls(
             mmr_threshold=_threshold(kwargs, query),
@@ -56,6 +69,7 @@ class QueryOptions:
             fetch_k=_fetch_k(kwargs),
             where=_where(kwargs, query),
             where_document=kwargs.get("where_document"),
+            qdrant_filters=kwargs.get("qdrant_filters"),
         )
 
     def prefetch_k(self, k: int) -> int:

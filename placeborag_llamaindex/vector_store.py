@@ -15,7 +15,7 @@ and ``ref_doc_id`` can be filtered on.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any, Literal
 
 from llama_index.core.schema import BaseNode, MetadataMode, TextNode
@@ -30,6 +30,7 @@ from llama_index.core.vector_stores.utils import metadata_dict_to_node, node_to_
 from pydantic import ConfigDict, PrivateAttr
 
 from placeborag_core import FakeEmbedder, FakeVectorStore, Match, Record
+from placeborag_core.qdrant_filters import read_qdrant_filter
 from placeborag_llamaindex import persist
 from placeborag_llamaindex.embedding import PlaceboEmbedding
 from placeborag_llamaindex.integrations import IntegrationFacts, facts_for
@@ -37,7 +38,8 @@ from placeborag_llamaindex.query_options import QueryOptions
 
 __all__ = ["PlaceboVectorStore"]
 
-Where = dict[str, Any]
+# A core where clause; a callable of the core Record inside it (or as it) is allowed.
+Where = Mapping[str, Any] | Callable[[Record], bool]
 _MODES = (VectorStoreQueryMode.DEFAULT, VectorStoreQueryMode.MMR)
 
 
@@ -277,15 +279,18 @@ class PlaceboVectorStore(BasePydanticVectorStore):
         Keyword arguments (``vector_store_kwargs`` of a retriever): ``mmr_threshold`` (wins over
         ``query.mmr_threshold``), ``mmr_prefetch_factor``/``mmr_prefetch_k`` (chroma profile),
         ``fetch_k`` (candidates before a post-filter), ``where`` (a core-dialect filter, not
-        combinable with ``query.filters``) and ``where_document`` (Chroma's filter on the node
-        text, applied with the other filters, as ``ChromaVectorStore`` forwards it to Chroma).
+        combinable with ``query.filters``), ``where_document`` (Chroma's filter on the node
+        text, applied with the other filters, as ``ChromaVectorStore`` forwards it to Chroma)
+        and ``qdrant_filters`` (qdrant profile: a ``qdrant_client.models.Filter`` on the
+        payload, which replaces ``filters``, ``doc_ids`` and ``node_ids``, as in
+        ``QdrantVectorStore``).
         """
-        options = QueryOptions.parse(kwargs, query, prefetch=self._facts.mmr == "prefetch")
+        payload = self._facts.qdrant_payload
+        options = QueryOptions.parse(
+            kwargs, query, prefetch=self._facts.mmr == "prefetch", qdrant=payload is not None
+        )
         mode = self._mode(query.mode)
-        where = self._query_where(query, options.where)
-        ids = self._canonical_ids(query.node_ids) if self._facts.honours_node_ids else None
-        if ids is not None and not ids:
-            ids = None  # the index passes [] for "no restriction" to text-storing stores
+        where, ids = self._query_restrictions(query, options)
         k = query.similarity_top_k
         if not query.query_embedding:
             records = self._select(where, ids, limit=k, where_document=options.where_document)
@@ -413,6 +418,24 @@ class PlaceboVectorStore(BasePydanticVectorStore):
         if filters is None:
             return None
         return self._facts.translate_filters(filters)
+
+    def _query_restrictions(
+        self, query: VectorStoreQuery, options: QueryOptions
+    ) -> tuple[Where | None, Collection[str] | None]:
+        """The ``where`` and id restriction of a query.
+
+        ``qdrant_filters`` replaces the query's filters, ``doc_ids`` and ``node_ids``, as in
+        ``QdrantVectorStore``, which sends it to Qdrant instead of the filter it would build.
+        """
+        payload = self._facts.qdrant_payload
+        if options.qdrant_filters is not None and payload is not None:
+            read = read_qdrant_filter(options.qdrant_filters, payload)
+            return read.where, read.ids
+        where = self._query_where(query, options.where)
+        ids = self._canonical_ids(query.node_ids) if self._facts.honours_node_ids else None
+        if ids is not None and not ids:
+            ids = None  # the index passes [] for "no restriction" to text-storing stores
+        return where, ids
 
     def _query_where(self, query: VectorStoreQuery, native: Where | None) -> Where | None:
         clauses: list[Where] = []

@@ -10,7 +10,11 @@ from __future__ import annotations
 import pytest
 from li_support import Q, build_index, make_nodes, uid
 from llama_index.core.schema import QueryBundle, TextNode
-from llama_index.core.vector_stores.types import VectorStoreQuery
+from llama_index.core.vector_stores.types import (
+    MetadataFilter,
+    MetadataFilters,
+    VectorStoreQuery,
+)
 from test_li_filters_profiles import CASES
 
 from placeborag_llamaindex import PlaceboVectorStore
@@ -216,3 +220,38 @@ def test_chroma_where_document_without_an_embedding_agrees():
     for where_document in WHERE_DOCUMENTS[:4]:
         got = [store.query(request, where_document=where_document).ids for store in (real, fake)]
         assert got[1] == got[0], where_document
+
+
+def _match(key, value):
+    return models.FieldCondition(key=key, match=models.MatchValue(value=value))
+
+
+QDRANT_NATIVE_FILTERS = [
+    models.Filter(must=[_match("color", "red")]),
+    models.Filter(must_not=[_match("color", "red")]),
+    models.Filter(should=[_match("color", "green"), _match("n", 1)]),
+    models.Filter(must=[models.FieldCondition(key="n", range=models.Range(gte=2, lt=5))]),
+    models.Filter(must=[models.FieldCondition(key="color", match=models.MatchAny(any=["blue"]))]),
+    models.Filter(
+        must=[models.FieldCondition(key="metadata.color", match=models.MatchValue(value="red"))]
+    ),
+    models.Filter(must=[models.HasIdCondition(has_id=[uid(2), uid(4), uid(99)])]),
+    models.Filter(should=[models.HasIdCondition(has_id=[uid(2)]), _match("color", "green")]),
+    models.Filter(must_not=[models.HasIdCondition(has_id=[uid(1)])], must=[_match("color", "red")]),
+    models.Filter(must=[models.IsEmptyCondition(is_empty=models.PayloadField(key="missing"))]),
+    models.Filter(must=[_match("doc_id", "nothing")]),
+    models.Filter(),
+]
+
+
+@pytest.mark.parametrize("qdrant_filters", QDRANT_NATIVE_FILTERS, ids=repr)
+def test_qdrant_native_filters_agree(qdrant_filters):
+    real = build_index(real_store("qdrant"), make_nodes())
+    fake = build_index(PlaceboVectorStore(profile="qdrant"), make_nodes())
+    # qdrant_filters replaces the MetadataFilters too: give one that would keep nothing
+    ignored = MetadataFilters(filters=[MetadataFilter(key="color", value="purple")])
+    for filters in (None, ignored):
+        kwargs = {"vector_store_kwargs": {"qdrant_filters": qdrant_filters}}
+        assert_same(
+            outcome(retrieve(real, filters, **kwargs)), outcome(retrieve(fake, filters, **kwargs))
+        )

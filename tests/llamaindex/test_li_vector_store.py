@@ -401,6 +401,33 @@ def test_prefetch_options_belong_to_the_chroma_profile():
         filled("qdrant").query(VectorStoreQuery(query_embedding=Q), mmr_prefetch_k=10)
 
 
+def test_qdrant_filters_kwarg_replaces_the_query_filters_under_the_qdrant_profile():
+    from types import SimpleNamespace
+
+    def condition(key, value):
+        return SimpleNamespace(key=key, match=SimpleNamespace(value=value), range=None)
+
+    red = SimpleNamespace(must=[condition("color", "red")], should=None, must_not=None)
+    store = filled("qdrant")
+    query = VectorStoreQuery(
+        query_embedding=Q,
+        similarity_top_k=6,
+        filters=MetadataFilters(filters=[MetadataFilter(key="color", value="blue")]),
+        node_ids=[ID["b"]],
+    )
+    result = store.query(query, qdrant_filters=red)  # filters and node_ids are replaced
+    assert [LETTER[i] for i in result.ids] == ["a", "c", "f"]
+    only = SimpleNamespace(
+        must=[SimpleNamespace(has_id=[ID["c"], "not-a-uuid", 7])], should=None, must_not=None
+    )
+    assert store.query(VectorStoreQuery(query_embedding=Q), qdrant_filters=only).ids == [ID["c"]]
+    with pytest.raises(ValueError, match="qdrant_filters and where cannot be combined"):
+        store.query(VectorStoreQuery(query_embedding=Q), qdrant_filters=red, where={"n": 1})
+    for profile in ("default", "chroma"):
+        with pytest.raises(TypeError, match="qdrant_filters needs profile 'qdrant'"):
+            filled(profile).query(VectorStoreQuery(query_embedding=Q), qdrant_filters=red)
+
+
 def test_native_where_kwarg_and_its_conflict_with_filters():
     store = filled()
     result = store.query(

@@ -1,0 +1,231 @@
+"""Qdrant's filter model (``qdrant_client.models.Filter``) read as a core ``where=`` clause.
+
+Integrations that hand the user's Qdrant filter to the engine (langchain-qdrant's ``filter=``,
+LlamaIndex's ``qdrant_filters=``) differ only in where they keep a record's parts in the point
+payload: :class:`QdrantPayload` says that, and :func:`read_qdrant_filter` does the rest. The
+filter is read by duck typing, so qdrant-client need not be installed.
+
+Conditions map onto the qdrant profile's dialect (which holds Qdrant's matching rules); a
+condition on the record text, or a ``HasIdCondition`` anywhere but the top ``must``, becomes a
+callable of the core ``Record`` inside the clause (the core accepts one wherever a clause can
+stand). ``HasIdCondition`` in the top ``must`` becomes an id restriction of the whole query.
+What the core cannot say (geo, ``values_count``, ``IsNull``, ``MatchTextAny``, ``MatchPhrase``)
+raises ``NotImplementedError`` naming it, instead of being ignored.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from placeborag_core.clauses import ALWAYS, NEVER, Constant, conjunction, disjunction, negation
+from placeborag_core.filters import compile_filter
+from placeborag_core.profiles import PROFILES
+from placeborag_core.records import Record
+
+__all__ = ["QdrantPayload", "QdrantWhere", "read_qdrant_filter"]
+
+Where = Mapping[str, Any] | Callable[[Record], bool]
+
+
+def _as_str(point_id: Any) -> str | None:
+    return str(point_id)
+
+
+@dataclass(frozen=True)
+class QdrantPayload:
+    """Where an integration keeps a record's parts in its Qdrant points.
+
+    Attributes:
+        metadata_prefix: the prefix of a metadata field's payload key ("metadata." for
+            langchain-qdrant; "" when metadata keys are the payload's own, as in LlamaIndex).
+            A key without it names nothing and matches nothing.
+        text_key: the payload key that holds the record text, or None if the text is not a
+            payload field of its own.
+        canonical_id: a point id as the store's record id (None: an id no record can have).
+    """
+
+    metadata_prefix: str = ""
+    text_key: str | None = None
+    canonical_id: Callable[[Any], str | None] = field(default=_as_str)
+
+
+@dataclass(frozen=True)
+class QdrantWhere:
+    """A Qdrant filter in core terms: ``where`` (None: no condition left) and ``ids`` (an id
+    restriction; None: none; empty: the filter matches nothing)."""
+
+    where: Where | None = None
+    ids: frozenset[str] | None = None
+
+
+@dataclass(frozen=True)
+class _HasId:
+    ids: frozenset[str]
+
+
+@dataclass(frozen=True)
+class _Text:
+    """The target of a condition on the record text: the payload key that holds it."""
+
+    key: str
+
+
+def read_qdrant_filter(flt: Any, payload: QdrantPayload) -> QdrantWhere:
+    """``flt`` (a Qdrant ``Filter``, or any object shaped like one) in core terms."""
+    node = _Reader(payload).filter(flt, top=True)
+    ids: frozenset[str] | None = None
+    if isinstance(node, _HasId):
+        return QdrantWhere(ids=node.ids)
+    if isinstance(node, dict) and "$and" in node:
+        rest = []
+        for part in node["$and"]:
+            if isinstance(part, _HasId):
+                ids = part.ids if ids is None else ids & part.ids
+            else:
+                rest.append(part)
+        node = conjunction(rest)
+    if node is NEVER:
+        return QdrantWhere(ids=frozenset())
+    if node is ALWAYS:
+        return QdrantWhere(ids=ids)
+    return QdrantWhere(where=node, ids=ids)
+
+
+def _as_list(value: Any) -> list[Any]:
+    if value is None:
+        return []
+    if isinstance(value, list | tuple):
+        return list(value)
+    return [value]
+
+
+class _Reader:
+    def __init__(self, payload: QdrantPayload) -> None:
+        self.payload = payload
+
+    def key(self, key: str) -> str | _Text | None:
+        if key == self.payload.text_key:
+            return _Text(key)
+        prefix = self.payload.metadata_prefix
+        return key[len(prefix) :] if key.startswith(prefix) else None
+
+    @staticmethod
+    def on_text(text: _Text, node: Any) -> Any:
+        """A clause on the text key made a condition on the record's text.
+
+        The clause is compiled under the qdrant profile's dialect and evaluated on the payload
+        field the real store has (``{text_key: text}``), so Qdrant's rules for values, text
+        tokens and absence (a record without text, i.e. an orphan) apply to the text exactly as
+        to a metadata field.
+        """
+        if isinstance(node, Constant):
+            return node
+        predicate = compile_filter(node, PROFILES["qdrant"].filters)
+        text_key = text.key
+
+        def on_text(record: Record) -> bool:
+            return predicate.matches({} if record.text is None else {text_key: record.text})
+
+        return on_text
+
+    @staticmethod
+    def on_id(node: Any) -> Any:
+        """A HasIdCondition as a condition on the record id, where it cannot restrict the
+        whole query (inside ``should``, ``must_not``, ``min_should`` or a nested filter)."""
+        if not isinstance(node, _HasId):
+            return node
+        ids = node.ids
+
+        def has_id(record: Record) -> bool:
+            return record.id in ids
+
+        return has_id
+
+    @staticmethod
+    def match(key: str | None, match: Any) -> Any:
+        if hasattr(match, "except_"):
+            values = list(match.except_)
+            if key is None:
+                return NEVER
+            return conjunction([{key: {"$exists": True}}, {key: {"$nin": values}}])
+        if hasattr(match, "any"):
+            return NEVER if key is None else {key: {"$in": list(match.any)}}
+        if hasattr(match, "text"):
+            return NEVER if key is None else {key: {"$text_match": match.text}}
+        if hasattr(match, "value"):
+            return NEVER if key is None else {key: {"$eq": match.value}}
+        raise NotImplementedError(f"qdrant match {type(match).__name__} is not supported")
+
+    @staticmethod
+    def range(key: str | None, bounds_model: Any) -> Any:
+        bounds = {
+            op: getattr(bounds_model, name)
+            for op, name in (("$gt", "gt"), ("$gte", "gte"), ("$lt", "lt"), ("$lte", "lte"))
+            if getattr(bounds_model, name, None) is not None
+        }
+        if key is None:
+            return NEVER
+        return {key: bounds} if bounds else {key: {"$exists": True}}
+
+    def field_condition(self, cond: Any) -> Any:
+        target = self.key(cond.key)
+        if isinstance(target, _Text):
+            return self.on_text(target, self.field_parts(target.key, cond))
+        return self.field_parts(target, cond)
+
+    def field_parts(self, key: str | None, cond: Any) -> Any:
+        parts: list[Any] = []
+        if getattr(cond, "match", None) is not None:
+            parts.append(self.match(key, cond.match))
+        if getattr(cond, "range", None) is not None:
+            parts.append(self.range(key, cond.range))
+        for unsupported in ("geo_bounding_box", "geo_radius", "geo_polygon", "values_count"):
+            if getattr(cond, unsupported, None) is not None:
+                raise NotImplementedError(f"FieldCondition.{unsupported} is not supported")
+        if (
+            getattr(cond, "is_empty", None) is not None
+            or getattr(cond, "is_null", None) is not None
+        ):
+            raise NotImplementedError("FieldCondition.is_empty/is_null: use IsEmptyCondition")
+        if not parts:
+            return NEVER  # a FieldCondition without a condition matches nothing (measured)
+        return conjunction(parts)
+
+    def condition(self, cond: Any) -> Any:
+        if hasattr(cond, "must") and hasattr(cond, "should"):
+            return self.filter(cond)
+        if hasattr(cond, "has_id"):
+            ids = {self.payload.canonical_id(i) for i in cond.has_id}
+            return _HasId(frozenset(i for i in ids if i is not None))
+        if hasattr(cond, "is_empty") and not hasattr(cond, "key"):
+            target = self.key(cond.is_empty.key)
+            if isinstance(target, _Text):
+                return self.on_text(target, {target.key: {"$is_empty": True}})
+            return ALWAYS if target is None else {target: {"$is_empty": True}}
+        if hasattr(cond, "is_null") and not hasattr(cond, "key"):
+            raise NotImplementedError("IsNullCondition is not supported")
+        if hasattr(cond, "key"):
+            return self.field_condition(cond)
+        raise NotImplementedError(f"qdrant condition {type(cond).__name__} is not supported")
+
+    def filter(self, flt: Any, *, top: bool = False) -> Any:
+        parts: list[Any] = []
+        for cond in _as_list(flt.must):
+            node = self.condition(cond)
+            parts.append(node if top else self.on_id(node))
+        should = [self.on_id(self.condition(c)) for c in _as_list(flt.should)]
+        if should:
+            parts.append(disjunction(should))
+        must_not = [self.on_id(self.condition(c)) for c in _as_list(flt.must_not)]
+        if must_not:
+            parts.append(negation(disjunction(must_not)))
+        min_should = getattr(flt, "min_should", None)
+        if min_should is not None:
+            conds = [self.on_id(self.condition(c)) for c in min_should.conditions]
+            count = int(min_should.min_count)
+            combos = itertools.combinations(conds, count)
+            parts.append(disjunction([conjunction(list(combo)) for combo in combos]))
+        return conjunction(parts)

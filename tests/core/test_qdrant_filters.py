@@ -1,0 +1,101 @@
+"""read_qdrant_filter (Qdrant's filter model, duck-typed, as a core clause) and the clause
+combinators it builds with. The LangChain and LlamaIndex suites compare the same reading with
+langchain-qdrant and QdrantVectorStore; here it runs against a core store directly."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from placeborag_core import FakeVectorStore
+from placeborag_core.clauses import ALWAYS, NEVER, conjunction, disjunction, negation
+from placeborag_core.qdrant_filters import QdrantPayload, QdrantWhere, read_qdrant_filter
+
+TEXTS = {"1": "refund policy", "2": "shipping times", "3": "refund window", "4": "gift cards"}
+META = {"1": {"lang": "en", "n": 1}, "2": {"lang": "de", "n": 2}, "3": {"lang": "en"}, "4": {}}
+PAYLOAD = QdrantPayload(text_key="body")
+
+
+def qfilter(must: Any = None, should: Any = None, must_not: Any = None, **extra: Any) -> Any:
+    return SimpleNamespace(must=must, should=should, must_not=must_not, **extra)
+
+
+def field(key: str, **kw: Any) -> SimpleNamespace:
+    return SimpleNamespace(key=key, match=kw.get("match"), range=kw.get("range"))
+
+
+def value(v: Any) -> SimpleNamespace:
+    return SimpleNamespace(value=v)
+
+
+def found(flt: Any, payload: QdrantPayload = PAYLOAD) -> list[str]:
+    store = FakeVectorStore(profile="qdrant")
+    store.upsert_many([(i, TEXTS[i], META[i], [1.0, float(i)]) for i in TEXTS])
+    read = read_qdrant_filter(flt, payload)
+    return sorted(r.id for r in store.select(read.where, ids=read.ids))  # type: ignore[arg-type]
+
+
+def test_metadata_text_and_id_conditions_compose() -> None:
+    assert found(qfilter(must=[field("lang", match=value("en"))])) == ["1", "3"]
+    assert found(qfilter(must=[field("body", match=SimpleNamespace(text="refund"))])) == ["1", "3"]
+    assert found(
+        qfilter(should=[field("body", match=value("gift cards")), field("n", match=value(2))])
+    ) == ["2", "4"]
+    assert found(qfilter(must_not=[SimpleNamespace(has_id=["1", "2"])])) == ["3", "4"]
+    nested = qfilter(must=[qfilter(must=[SimpleNamespace(has_id=["1", "4"])])])
+    assert found(nested) == ["1", "4"]
+    at_least_two = SimpleNamespace(
+        conditions=[
+            field("lang", match=value("en")),
+            SimpleNamespace(has_id=["3", "4"]),
+            field("body", match=SimpleNamespace(text="refund")),
+        ],
+        min_count=2,
+    )
+    assert found(qfilter(min_should=at_least_two)) == ["1", "3"]
+
+
+def test_keys_outside_the_payload_layout_name_nothing() -> None:
+    prefixed = QdrantPayload(metadata_prefix="metadata.")
+    assert found(qfilter(must=[field("metadata.lang", match=value("de"))]), prefixed) == ["2"]
+    assert found(qfilter(must=[field("lang", match=value("de"))]), prefixed) == []
+    assert found(qfilter(must=[field("body", match=value("gift cards"))]), prefixed) == []
+    empty = SimpleNamespace(is_empty=SimpleNamespace(key="lang"))
+    assert found(qfilter(must=[empty]), prefixed) == ["1", "2", "3", "4"]
+
+
+def test_top_level_ids_restrict_and_constants_fold() -> None:
+    top = read_qdrant_filter(qfilter(must=[SimpleNamespace(has_id=[1, "2"])]), PAYLOAD)
+    assert top == QdrantWhere(where=None, ids=frozenset({"1", "2"}))
+    assert read_qdrant_filter(qfilter(), PAYLOAD) == QdrantWhere()
+    never = read_qdrant_filter(qfilter(must=[field("lang")]), PAYLOAD)  # no match, no range
+    assert never == QdrantWhere(ids=frozenset())
+
+
+def test_what_the_core_cannot_say_is_named() -> None:
+    geo = SimpleNamespace(key="lang", match=None, range=None, geo_radius=object())
+    with pytest.raises(NotImplementedError, match="geo_radius"):
+        read_qdrant_filter(qfilter(must=[geo]), PAYLOAD)
+    with pytest.raises(NotImplementedError, match="MatchPhrase"):
+        read_qdrant_filter(
+            qfilter(must=[field("lang", match=type("MatchPhrase", (), {})())]), PAYLOAD
+        )
+    with pytest.raises(NotImplementedError, match="IsNullCondition"):
+        read_qdrant_filter(qfilter(must=[SimpleNamespace(is_null=object())]), PAYLOAD)
+
+
+def test_clause_combinators_fold_constants() -> None:
+    clause = {"a": 1}
+    assert conjunction([ALWAYS, clause]) == clause
+    assert conjunction([clause, NEVER]) is NEVER
+    assert conjunction([]) is ALWAYS
+    assert conjunction([clause, {"b": 2}]) == {"$and": [clause, {"b": 2}]}
+    assert disjunction([NEVER, clause]) == clause
+    assert disjunction([clause, ALWAYS]) is ALWAYS
+    assert disjunction([]) is NEVER
+    assert negation(ALWAYS) is NEVER
+    assert negation(NEVER) is ALWAYS
+    assert negation(clause) == {"$not": clause}
+    assert repr(ALWAYS) == "ALWAYS"
