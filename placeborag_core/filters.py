@@ -6,7 +6,9 @@ can answer for one metadata mapping (``matches``) and for a whole partition at o
 the latter uses the partition's column index for equality, ``$in``, ``$ne``, ``$nin`` and
 ``$exists``, which keeps the common filters vectorised. A callable ``Record -> bool`` may stand
 for the whole filter or for any clause inside ``$and``/``$or``/``$not`` (under the core
-structure), so a condition the dialect cannot say composes with the ones it can.
+structure), so a condition the dialect cannot say composes with the ones it can; so may an
+already compiled :class:`Predicate` (what the core's own translators, such as
+:mod:`placeborag_core.qdrant_filters`, build for conditions on a record's text or id).
 
 What a filter *means* is not decided here by profile name: it comes from the
 :class:`FilterDialect` a profile carries (which operators exist, how a missing key behaves,
@@ -128,6 +130,8 @@ class ColumnView(Protocol):
     def metadata_at(self, row: int) -> Mapping[str, Any]: ...
 
     def record_at(self, row: int) -> Any: ...
+
+    def id_at(self, row: int) -> str: ...
 
     def text_at(self, row: int) -> str | None: ...
 
@@ -487,6 +491,8 @@ class _CoreCompiler:
         )
 
     def clause(self, clause: Any, path: list[str | int]) -> Predicate:
+        if isinstance(clause, Predicate):
+            return clause  # already compiled (a translator's condition), in any position
         if callable(clause) and not isinstance(clause, Mapping):
             return _CallablePredicate(clause)  # a function of the whole Record, in any position
         if not isinstance(clause, Mapping):
@@ -508,8 +514,8 @@ class _CoreCompiler:
                 raise self.fail(path, f"{op} is a field operator; write {{'key': {{'{op}': ...}}}}")
             raise self.fail(path, f"unknown logical operator {op!r}")
         if op == "$not":
-            if callable(value) and not isinstance(value, Mapping):
-                return _Not(_CallablePredicate(value))
+            if isinstance(value, Predicate) or (callable(value) and not isinstance(value, Mapping)):
+                return _Not(self.clause(value, path))
             if not isinstance(value, Mapping) or not value:
                 raise self.fail(
                     path, f"$not takes one non-empty clause mapping or a callable, got {value!r}"

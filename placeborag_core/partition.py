@@ -119,6 +119,10 @@ class Partition:
         """The stored metadata of a row (empty for orphans and dead rows); not a copy."""
         return self.metas[row] or _EMPTY
 
+    def id_at(self, row: int) -> str:
+        """The id of the record in ``row``."""
+        return self.row_id[row]
+
     def text_at(self, row: int) -> str | None:
         """The stored text of a row (None for a record stored without text and for orphans)."""
         return self.texts[row] if self.metas[row] is not None else None

@@ -7,10 +7,10 @@ filter is read by duck typing, so qdrant-client need not be installed.
 
 Conditions map onto the qdrant profile's dialect (which holds Qdrant's matching rules); a
 condition on the record text, or a ``HasIdCondition`` anywhere but the top ``must``, becomes a
-callable of the core ``Record`` inside the clause (the core accepts one wherever a clause can
-stand). ``HasIdCondition`` in the top ``must`` becomes an id restriction of the whole query.
-What the core cannot say (geo, ``values_count``, ``IsNull``, ``MatchTextAny``, ``MatchPhrase``)
-raises ``NotImplementedError`` naming it, instead of being ignored.
+compiled predicate on the record's text or id inside the clause (the core accepts one wherever a
+clause can stand). ``HasIdCondition`` in the top ``must`` becomes an id restriction of the
+whole query. What the core cannot say (geo, ``values_count``, ``IsNull``, ``MatchTextAny``,
+``MatchPhrase``) raises ``NotImplementedError`` naming it, instead of being ignored.
 """
 
 from __future__ import annotations
@@ -21,13 +21,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from placeborag_core.clauses import ALWAYS, NEVER, Constant, conjunction, disjunction, negation
-from placeborag_core.filters import compile_filter
+from placeborag_core.filters import ColumnView, Predicate, RecordPredicate, compile_filter
 from placeborag_core.profiles import PROFILES
-from placeborag_core.records import Record
 
 __all__ = ["QdrantPayload", "QdrantWhere", "read_qdrant_filter"]
 
-Where = Mapping[str, Any] | Callable[[Record], bool]
+Where = Mapping[str, Any] | Predicate
 
 
 def _as_str(point_id: Any) -> str | None:
@@ -73,6 +72,30 @@ class _Text:
     key: str
 
 
+class _TextCondition(RecordPredicate):
+    """A clause on the payload field that holds the text, evaluated on ``{key: text}``, so
+    Qdrant's rules for values, text tokens and absence (a record without text, i.e. an orphan)
+    apply to the text exactly as to a metadata field."""
+
+    def __init__(self, key: str, clause: Predicate) -> None:
+        self.key = key
+        self.clause = clause
+
+    def row_matches(self, view: ColumnView, row: int) -> bool:
+        text = view.text_at(row)
+        return self.clause.matches({} if text is None else {self.key: text})
+
+
+class _IdCondition(RecordPredicate):
+    """The record id is one of ``ids``."""
+
+    def __init__(self, ids: frozenset[str]) -> None:
+        self.ids = ids
+
+    def row_matches(self, view: ColumnView, row: int) -> bool:
+        return view.id_at(row) in self.ids
+
+
 def read_qdrant_filter(flt: Any, payload: QdrantPayload) -> QdrantWhere:
     """``flt`` (a Qdrant ``Filter``, or any object shaped like one) in core terms."""
     node = _Reader(payload).filter(flt, top=True)
@@ -114,35 +137,16 @@ class _Reader:
 
     @staticmethod
     def on_text(text: _Text, node: Any) -> Any:
-        """A clause on the text key made a condition on the record's text.
-
-        The clause is compiled under the qdrant profile's dialect and evaluated on the payload
-        field the real store has (``{text_key: text}``), so Qdrant's rules for values, text
-        tokens and absence (a record without text, i.e. an orphan) apply to the text exactly as
-        to a metadata field.
-        """
+        """A clause on the text key made a condition on the record's text."""
         if isinstance(node, Constant):
             return node
-        predicate = compile_filter(node, PROFILES["qdrant"].filters)
-        text_key = text.key
-
-        def on_text(record: Record) -> bool:
-            return predicate.matches({} if record.text is None else {text_key: record.text})
-
-        return on_text
+        return _TextCondition(text.key, compile_filter(node, PROFILES["qdrant"].filters))
 
     @staticmethod
     def on_id(node: Any) -> Any:
         """A HasIdCondition as a condition on the record id, where it cannot restrict the
         whole query (inside ``should``, ``must_not``, ``min_should`` or a nested filter)."""
-        if not isinstance(node, _HasId):
-            return node
-        ids = node.ids
-
-        def has_id(record: Record) -> bool:
-            return record.id in ids
-
-        return has_id
+        return _IdCondition(node.ids) if isinstance(node, _HasId) else node
 
     @staticmethod
     def match(key: str | None, match: Any) -> Any:

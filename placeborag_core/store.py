@@ -48,7 +48,7 @@ if TYPE_CHECKING:
 __all__ = ["FakeVectorStore"]
 
 QueryInput = str | Sequence[float] | npt.NDArray[np.floating]
-Where = Mapping[str, Any] | Callable[[Record], bool]
+Where = Mapping[str, Any] | Callable[[Record], bool] | Predicate
 RecordInput = Record | tuple[Any, ...] | Mapping[str, Any]
 _F32_MAX = float(np.finfo(np.float32).max)
 _SCALARS = (str, int, float, bool)

@@ -15,8 +15,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from placeborag_core import Record
 from placeborag_core.clauses import ALWAYS, NEVER, conjunction, disjunction, negation
+from placeborag_core.filters import Predicate
 from placeborag_core.qdrant_filters import QdrantPayload, read_qdrant_filter
 from placeborag_langchain.ids import canonical_qdrant_id
 
@@ -25,21 +25,22 @@ __all__ = ["TranslatedFilter", "translate_filter"]
 Clause = dict[str, Any]
 
 
-Node = Any  # a core clause, a callable of the core Record, or ALWAYS / NEVER
+Node = Any  # a core clause, a compiled core predicate, or ALWAYS / NEVER
 
 
 @dataclass(frozen=True)
 class TranslatedFilter:
     """A filter in core terms.
 
-    `where`: the core dialect clause, possibly holding callables of the core `Record` for
-    conditions the dialect cannot say, or one such callable (None: no filter); `ids`: an id
+    `where`: the core dialect clause, possibly holding compiled core predicates for conditions
+    the dialect cannot say (a Qdrant condition on the text or the id), or one such predicate
+    (None: no filter); `ids`: an id
     restriction (None: none, empty: nothing matches); `predicate`: the caller's callable the
     store must evaluate, with `predicate_arg` saying whether it receives the `Document` or its
     metadata.
     """
 
-    where: Mapping[str, Any] | Callable[[Record], bool] | None = None
+    where: Mapping[str, Any] | Predicate | None = None
     ids: frozenset[str] | None = None
     predicate: Callable[[Any], bool] | None = None
     predicate_arg: Literal["document", "metadata"] = "document"

@@ -15,7 +15,7 @@ and ``ref_doc_id`` can be filtered on.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any, Literal
 
 from llama_index.core.schema import BaseNode, MetadataMode, TextNode
@@ -30,6 +30,7 @@ from llama_index.core.vector_stores.utils import metadata_dict_to_node, node_to_
 from pydantic import ConfigDict, PrivateAttr
 
 from placeborag_core import FakeEmbedder, FakeVectorStore, Match, Record
+from placeborag_core.filters import Predicate
 from placeborag_core.qdrant_filters import read_qdrant_filter
 from placeborag_llamaindex import persist
 from placeborag_llamaindex.embedding import PlaceboEmbedding
@@ -38,8 +39,8 @@ from placeborag_llamaindex.query_options import QueryOptions
 
 __all__ = ["PlaceboVectorStore"]
 
-# A core where clause; a callable of the core Record inside it (or as it) is allowed.
-Where = Mapping[str, Any] | Callable[[Record], bool]
+# A core where clause; a compiled core predicate inside it (or as it) is allowed.
+Where = Mapping[str, Any] | Predicate
 _MODES = (VectorStoreQueryMode.DEFAULT, VectorStoreQueryMode.MMR)
 
 

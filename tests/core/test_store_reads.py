@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from placeborag_core import FakeVectorStore, FilterError, Record
+from placeborag_core.filters import compile_filter
 
 
 def _store(**kwargs: object) -> FakeVectorStore:
@@ -97,6 +98,15 @@ def test_callables_compose_with_clauses_inside_and_or_not(mode: str) -> None:
     chroma = _store(profile="chroma")
     with pytest.raises(FilterError, match="Expected where"):
         chroma.query([1.0, 0.0], where={"$or": [{"n": 1}, text_is_b]})
+
+
+def test_compiled_predicates_stand_for_clauses_too() -> None:
+    store = _store()
+    n_is_3 = compile_filter({"n": 3}, store.profile.filters)
+    ids = [m.id for m in store.query([1.0, 0.0], k=3, where={"$or": [n_is_3, {"n": 1}]})]
+    assert ids == ["30", "10"]
+    assert [m.id for m in store.query([1.0, 0.0], k=3, where={"$not": n_is_3})] == ["10", "20"]
+    assert [m.id for m in store.query([1.0, 0.0], k=3, where=n_is_3)] == ["30"]
 
 
 def test_post_mode_fetches_exactly_fetch_k_even_below_k() -> None:
