@@ -2,11 +2,12 @@
 
 LangChain passes `filter=` through untouched, so its format is whatever the real integration
 takes: Chroma's `where` dict (which is the core dialect, interpreted by the core's chroma
-profile), Qdrant's `models.Filter` (read here by duck typing, so qdrant-client need not be
-installed), FAISS's own dict dialect (`$neq`, bare lists, `$and`/`$or`/`$not` that shadow
-sibling keys), and, everywhere, a Python callable. Nothing here evaluates a filter against
-records: dialects become a core `where`, an id restriction, or a predicate that the store hands
-to the core wrapped as a `Record` callable (so it runs at the core's filter step).
+profile), Qdrant's `models.Filter` (read by the core's `qdrant_filters`, by duck typing, so
+qdrant-client need not be installed), FAISS's own dict dialect (`$neq`, bare lists,
+`$and`/`$or`/`$not` that shadow sibling keys), and, everywhere, a Python callable. Nothing here
+evaluates a filter against records: dialects become a core `where`, an id restriction, or a
+predicate that the store hands to the core wrapped as a `Record` callable (so it runs at the
+core's filter step).
 """
 
 from __future__ import annotations
