@@ -29,30 +29,26 @@ ALWAYS = Constant(True)
 NEVER = Constant(False)
 
 
-def conjunction(parts: Sequence[Any]) -> Any:
-    """All of ``parts``: NEVER if one is NEVER, ALWAYS if none is left, else the clause."""
+def _combine(parts: Sequence[Any], operator: str, neutral: Constant, absorbing: Constant) -> Any:
     kept: list[Any] = []
     for part in parts:
-        if part is NEVER:
-            return NEVER
-        if part is not ALWAYS:
+        if part is absorbing:
+            return absorbing
+        if part is not neutral:
             kept.append(part)
     if not kept:
-        return ALWAYS
-    return kept[0] if len(kept) == 1 else {"$and": kept}
+        return neutral
+    return kept[0] if len(kept) == 1 else {operator: kept}
+
+
+def conjunction(parts: Sequence[Any]) -> Any:
+    """All of ``parts``: NEVER if one is NEVER, ALWAYS if none is left, else the clause."""
+    return _combine(parts, "$and", ALWAYS, NEVER)
 
 
 def disjunction(parts: Sequence[Any]) -> Any:
     """Any of ``parts``: ALWAYS if one is ALWAYS, NEVER if none is left, else the clause."""
-    kept: list[Any] = []
-    for part in parts:
-        if part is ALWAYS:
-            return ALWAYS
-        if part is not NEVER:
-            kept.append(part)
-    if not kept:
-        return NEVER
-    return kept[0] if len(kept) == 1 else {"$or": kept}
+    return _combine(parts, "$or", NEVER, ALWAYS)
 
 
 def negation(part: Any) -> Any:

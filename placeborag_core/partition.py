@@ -123,6 +123,17 @@ class Partition:
         """The id of the record in ``row``."""
         return self.row_id[row]
 
+    def ids_mask(self, ids: Iterable[str]) -> npt.NDArray[np.bool_]:
+        """Rows holding one of ``ids`` (live records and orphans); unknown ids are skipped."""
+        mask = np.zeros(self.n_rows, dtype=bool)
+        for record_id in ids:
+            row = self.rows.get(record_id)
+            if row is None:
+                row = self.orphans.get(record_id)
+            if row is not None:
+                mask[row] = True
+        return mask
+
     def text_at(self, row: int) -> str | None:
         """The stored text of a row (None for a record stored without text and for orphans)."""
         return self.texts[row] if self.metas[row] is not None else None

@@ -20,6 +20,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+import numpy.typing as npt
+
 from placeborag_core.clauses import ALWAYS, NEVER, Constant, conjunction, disjunction, negation
 from placeborag_core.filters import ColumnView, Predicate, RecordPredicate, compile_filter
 from placeborag_core.profiles import PROFILES
@@ -94,6 +97,9 @@ class _IdCondition(RecordPredicate):
 
     def row_matches(self, view: ColumnView, row: int) -> bool:
         return view.id_at(row) in self.ids
+
+    def mask(self, view: ColumnView) -> npt.NDArray[np.bool_]:
+        return view.ids_mask(self.ids)
 
 
 def read_qdrant_filter(flt: Any, payload: QdrantPayload) -> QdrantWhere:

@@ -972,14 +972,7 @@ def _is_json(value: Any, depth: int = 0) -> bool:
 def _ids_mask(part: Partition, ids: Collection[str]) -> npt.NDArray[np.bool_]:
     if isinstance(ids, str):
         raise TypeError("ids must be a collection of str, not a single str")
-    mask = np.zeros(part.n_rows, dtype=bool)
-    for record_id in ids:
-        row = part.rows.get(record_id)
-        if row is None:
-            row = part.orphans.get(record_id)
-        if row is not None:
-            mask[row] = True
-    return mask
+    return part.ids_mask(ids)
 
 
 def _rows_of(part: Partition | None, ids: list[str]) -> npt.NDArray[np.intp]:
