@@ -30,6 +30,7 @@ import numpy as np
 import numpy.typing as npt
 
 from placeborag_core.clusters import ClusterMatch, ClusterSpace, build_cluster_space
+from placeborag_core.half_pools import HalfPools
 from placeborag_core.hashing import derive_key, mix64, span_hash, span_hashes
 from placeborag_core.text import BOUNDARY, tokenise_flat, tokens
 from placeborag_core.token_table import TokenFeatures, TokenTable
@@ -60,7 +61,8 @@ _NGRAM_SALT = np.uint64(0)
 _SPACE = 32
 _BLOCK = 1024  # texts per vectorised block in embed_many
 _FEW_TOKENS = 8  # up to this many new tokens are hashed with Python integers, not numpy
-_TOKEN_VECTOR_BYTES = 16 << 20  # memory for the dense per-token vectors of the single-text path
+_TOKEN_UNIT_BYTES = 16 << 20  # memory for the per-token units of the single-text route
+_UNIT_OVERHEAD = 100  # bytes a kept entry costs beyond its units (dict slot, bytes header)
 # A feature's code is ``bucket * 4 + index`` into this table of its signed weight.
 _CODE_WEIGHTS = np.array([-_NGRAM_WEIGHT, _NGRAM_WEIGHT, -_WORD_WEIGHT, _WORD_WEIGHT])
 
@@ -136,8 +138,14 @@ class FakeEmbedder:
         "_identity",
         "_key",
         "_model_name",
-        "_token_vectors",
+        "_pools",
+        "_token_units",
         "_tokens",
+        "_unit_bins",
+        "_unit_bytes",
+        "_unit_dtype",
+        "_unit_halves",
+        "_unit_table",
     )
 
     def __init__(
@@ -188,7 +196,17 @@ class FakeEmbedder:
                 for name in self._clusters.names
             }
         self._tokens = TokenTable(self._hash_tokens, reserved=BOUNDARY)
-        self._token_vectors: dict[str, FloatArray] = {}
+        self._token_units: dict[str, bytes] = {}
+        self._unit_bytes = 0
+        # a dtype instance, not a type: numpy converts a type on every call
+        self._unit_dtype = np.dtype(np.uint16 if 2 * self._dimensions < 1 << 16 else np.uint32)
+        self._unit_table = self._units_of_codes()
+        self._unit_bins = 2 * self._dimensions + 1  # positive, negative, and the discard bin
+        self._unit_halves = (
+            slice(0, self._dimensions),
+            slice(self._dimensions, 2 * self._dimensions),
+        )
+        self._pools = HalfPools(max_length=self._dimensions)
         self._fallback: FloatArray = self._fallback_vector()
         self._identity = self._compute_identity()
 
@@ -246,10 +264,32 @@ class FakeEmbedder:
     # -- embedding ---------------------------------------------------------------------------
 
     def embed(self, text: str) -> list[float]:
-        """Embed one text: a unit-length list of Python floats (so ``==`` compares vectors)."""
+        """Embed one text: a unit-length list of Python floats (so ``==`` compares vectors).
+
+        The short route, bit-identical to :meth:`embed_many`: the text's vector in doubled
+        integers is one ``bincount`` of its tokens' units (:meth:`_new_token_units`), and its
+        floats come from :class:`~placeborag_core.half_pools.HalfPools`. A few numpy calls
+        whatever the number of tokens, and no float object created per entry.
+        """
         if not isinstance(text, str):
             raise TypeError(f"text must be a str, got {type(text).__name__}: {text!r}")
-        return self._embed_one(text)
+        if self._clusters is not None:
+            cluster = self._clusters.cluster_of(text)
+            if cluster is not None:
+                member: list[float] = self._clusters.member_vector(text, cluster).tolist()
+                return member
+        token_list = tokens(text)
+        if token_list:
+            try:
+                units = b"".join(map(self._token_units.__getitem__, token_list))
+            except KeyError:
+                units = b"".join(self._new_token_units(token_list))
+            positive, negative = self._unit_halves
+            counts = np.bincount(np.frombuffer(units, self._unit_dtype), minlength=self._unit_bins)
+            unit = self._pools.unit_list(counts[positive] - counts[negative])
+            if unit is not None:
+                return unit
+        return self._fallback_list()
 
     def embed_many(
         self, texts: Iterable[str], *, dtype: type[np.floating[Any]] = np.float64
@@ -388,93 +428,59 @@ class FakeEmbedder:
         """:meth:`embed_lists` for one block of texts.
 
         Entry ``j`` of a row is ``sum_j / norm`` with ``sum_j`` a multiple of 1/2, the division
-        :meth:`_embed_batch` performs. So a row takes its entries from a small "pool" of
-        quotients, one per possible sum, and rows with the same norm (frequent: squared norms
-        are multiples of 1/4) share one pool. The pools are computed once as Python floats and
-        the rows gathered from them as an object array: no float is created per entry, and
-        equal entries share one object, which also keeps the rows compact in memory.
+        :meth:`_embed_batch` performs; :class:`~placeborag_core.half_pools.HalfPools` gathers
+        these quotients from floats made once per squared norm (shared with :meth:`embed`), so
+        no float is created per entry and equal entries share one object, which also keeps the
+        rows compact in memory.
         """
-        sums = self._bucket_sums(texts)
-        squared = np.einsum("ij,ij->i", sums, sums)
-        doubled = (sums * 2.0).astype(np.int64)
-        reach = int(np.abs(doubled).max()) if doubled.size else 0
-        span = 2 * reach + 1
-        if span > self._dimensions:  # pools larger than rows: plain conversion is cheaper
-            rows: list[list[float]] = self._unit_rows(texts, sums).tolist()
-            return rows
-        levels, pool_of_row = np.unique(squared, return_inverse=True)
-        norms = np.sqrt(levels)
-        norms[norms == 0.0] = 1.0
-        halves = np.arange(-reach, reach + 1, dtype=np.float64) * 0.5
-        pools = (halves[None, :] / norms[:, None]).astype(object).ravel()
-        doubled += (reach + pool_of_row.reshape(-1).astype(np.int64) * span)[:, None]
-        rows = pools[doubled].tolist()
-        for row in np.flatnonzero(squared == 0.0).tolist():
-            rows[row] = self._fallback_list()
+        doubled = (self._bucket_sums(texts) * 2.0).astype(np.intp)
+        rows = [
+            self._fallback_list() if row is None else row for row in self._pools.unit_lists(doubled)
+        ]
         for row, vector in self._cluster_rows(texts):
             rows[row] = vector.tolist()
         return rows
-
-    def _embed_one(self, text: str) -> list[float]:
-        """Embed one text by the short route: the same exact sums as :meth:`_embed_batch`.
-
-        The text's vector is the sum of its tokens' vectors (:meth:`_dense_token_vectors`).
-        Every weight is a multiple of 1/2, so each bucket sum and the squared norm are exact and
-        the order of the additions cannot change a bit of the result.
-        """
-        if self._clusters is not None:
-            cluster = self._clusters.cluster_of(text)
-            if cluster is not None:
-                member: list[float] = self._clusters.member_vector(text, cluster).tolist()
-                return member
-        token_list = tokens(text)
-        if not token_list:
-            return self._fallback_list()
-        vectors = self._token_vectors
-        try:
-            parts = [vectors[token] for token in token_list]
-        except KeyError:
-            parts = self._dense_token_vectors(token_list)
-        vector = parts[0] + parts[1] if len(parts) > 1 else parts[0].copy()
-        for part in parts[2:]:
-            vector += part
-        squared = float(vector.dot(vector))
-        if squared == 0.0:
-            return self._fallback_list()
-        vector /= math.sqrt(squared)
-        unit: list[float] = vector.tolist()
-        return unit
 
     def _fallback_list(self) -> list[float]:
         """The fixed vector of texts without a (nonzero) token, as a new list."""
         fallback: list[float] = self._fallback.tolist()
         return fallback
 
-    def _dense_token_vectors(self, token_list: list[str]) -> list[FloatArray]:
-        """The unnormalised vector of each token, from the token table, kept for the next text.
+    def _new_token_units(self, token_list: list[str]) -> list[bytes]:
+        """Each token's features as "units", kept for the next text (see :meth:`embed`).
 
-        A text's vector is the sum of its tokens' vectors, so one text costs a few additions of
-        short arrays instead of a gather and a ``bincount``. The kept vectors are dropped when
-        they outgrow their memory budget; they never change a result.
+        A feature's weight doubled is an integer from -2 to 2, so it is written as two units:
+        copies of its bucket ``j`` when positive, of ``width + j`` when negative, and for a
+        weight of magnitude 1 the second unit is the discard bin ``2 * width``. The vector of a
+        text is then one ``bincount`` of its tokens' units joined, positive half minus
+        negative half, exact in any order. A token's units are one table lookup of its feature
+        codes; they are kept until they outgrow their budget (they never change a result).
         """
         table = self._tokens.intern(token_list)
-        vectors = self._token_vectors
-        if (len(vectors) + len(token_list)) * self._dimensions * 8 > _TOKEN_VECTOR_BYTES:
-            vectors = self._token_vectors = {}
-        parts = []
+        kept = self._token_units
+        if self._unit_bytes > _TOKEN_UNIT_BYTES:
+            kept = self._token_units = {}
+            self._unit_bytes = 0
+        found = []
         for token in token_list:
-            part = vectors.get(token)
-            if part is None:
-                codes = table.codes[table.spans[table.ids[token]]]
-                part = cast(
-                    FloatArray,
-                    np.bincount(
-                        codes >> 2, weights=_CODE_WEIGHTS[codes & 3], minlength=self._dimensions
-                    ),
-                )
-                vectors[token] = part
-            parts.append(part)
-        return parts
+            units = kept.get(token)
+            if units is None:
+                units = self._unit_table[table.codes[table.spans[table.ids[token]]]].tobytes()
+                kept[token] = units
+                self._unit_bytes += len(units) + _UNIT_OVERHEAD
+            found.append(units)
+        return found
+
+    def _units_of_codes(self) -> npt.NDArray[np.unsignedinteger[Any]]:
+        """Row ``code`` holds the two units of a feature code (see :meth:`_new_token_units`)."""
+        width = self._dimensions
+        buckets = np.arange(width)
+        table = np.empty((width, 4, 2), dtype=np.int64)
+        table[:, 0] = np.stack([width + buckets, np.full(width, 2 * width)], axis=1)
+        table[:, 1] = np.stack([buckets, np.full(width, 2 * width)], axis=1)
+        table[:, 2] = (width + buckets)[:, None]
+        table[:, 3] = buckets[:, None]
+        return table.reshape(4 * width, 2).astype(self._unit_dtype)
 
     def _hash_tokens(self, new_tokens: list[str]) -> TokenFeatures:
         """The features of new tokens, grouped by token in order: buckets, signed weights, codes

@@ -405,3 +405,41 @@ def test_embed_lists_rows_are_independent_lists() -> None:
     rows[2][0] = 99.0
     assert rows[1][0] != 99.0
     assert rows[3][0] != 99.0
+
+
+@settings(max_examples=200, deadline=None)
+@given(texts_strategy)
+def test_embed_equals_embed_many_bit_for_bit(texts: list[str]) -> None:
+    embedder = FakeEmbedder(dimensions=32)
+    singles = [embedder.embed(text) for text in texts]  # pooled floats, then from the array
+    assert _bits(singles) == _bits(embedder.embed_many(texts).tolist())
+
+
+def test_embed_handles_long_texts_and_the_widest_spaces_like_the_batch() -> None:
+    long_text = "refund " * 400 + "policy " * 50  # bucket sums too wide for a pool of floats
+    for embedder, text in [
+        (FakeEmbedder(dimensions=16), long_text),
+        (FakeEmbedder(dimensions=40_000), "refund policy for parcels"),  # units need 32 bits
+    ]:
+        assert _bits([embedder.embed(text)]) == _bits(embedder.embed_many([text]).tolist())
+
+
+def test_embed_returns_a_fresh_list_each_time() -> None:
+    embedder = FakeEmbedder()
+    first = embedder.embed("refund policy")
+    expected = list(first)
+    first[0] = 99.0
+    assert embedder.embed("refund policy") == expected
+
+
+def test_kept_token_units_are_dropped_past_their_budget_without_changing_vectors(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import placeborag_core.embedder as embedder_module
+
+    texts = [f"refund {i} parcel {i * 7} courier" for i in range(300)]
+    expected = [FakeEmbedder().embed(text) for text in texts]
+    monkeypatch.setattr(embedder_module, "_TOKEN_UNIT_BYTES", 2_000)
+    embedder = FakeEmbedder()
+    assert [embedder.embed(text) for text in texts] == expected
+    assert 0 < len(embedder._token_units) < 50  # dropped along the way, refilled since
