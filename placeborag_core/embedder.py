@@ -301,11 +301,12 @@ class FakeEmbedder:
         processed in blocks of texts so the temporaries stay cache-sized.
         """
         batch = _validated_texts(texts)
-        if len(batch) <= _BLOCK:
-            return self._embed_batch(batch).astype(dtype, copy=False)
+        if len(batch) <= _BLOCK and dtype is np.float64:
+            return self._embed_batch(batch)
         matrix = np.empty((len(batch), self._dimensions), dtype=dtype)
         for start in range(0, len(batch), _BLOCK):
-            matrix[start : start + _BLOCK] = self._embed_batch(batch[start : start + _BLOCK])
+            block = batch[start : start + _BLOCK]
+            self._unit_rows(block, self._bucket_sums(block), out=matrix[start : start + len(block)])
         return matrix
 
     def embed_lists(self, texts: Iterable[str]) -> list[list[float]]:
@@ -373,18 +374,20 @@ class FakeEmbedder:
         """Embed a batch: the bucket sums of every text, as unit rows."""
         return self._unit_rows(texts, self._bucket_sums(texts))
 
-    def _unit_rows(self, texts: list[str], matrix: FloatArray) -> FloatArray:
-        """The bucket sums of ``texts`` normalised in place, then cluster members and texts
-        without a token overridden."""
-        norms = np.sqrt(np.einsum("ij,ij->i", matrix, matrix))
+    def _unit_rows(
+        self, texts: list[str], sums: FloatArray, out: npt.NDArray[Any] | None = None
+    ) -> npt.NDArray[Any]:
+        """The bucket sums of ``texts`` normalised (in place, or written into ``out``, rounded
+        to its dtype), then cluster members and texts without a token overridden."""
+        norms = np.sqrt(np.einsum("ij,ij->i", sums, sums))
         empty = norms == 0.0
         norms[empty] = 1.0
-        matrix /= norms[:, None]
+        rows: npt.NDArray[Any] = np.divide(sums, norms[:, None], out=sums if out is None else out)
         if empty.any():
-            matrix[empty] = self._fallback
+            rows[empty] = self._fallback
         for row, vector in self._cluster_rows(texts):
-            matrix[row] = vector
-        return matrix
+            rows[row] = vector
+        return rows
 
     def _bucket_sums(self, texts: list[str]) -> FloatArray:
         """The unnormalised vectors of a batch: per text and bucket, the sum of the signed
