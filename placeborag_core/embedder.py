@@ -477,13 +477,11 @@ class FakeEmbedder:
     def _units_of_codes(self) -> npt.NDArray[np.unsignedinteger[Any]]:
         """Row ``code`` holds the two units of a feature code (see :meth:`_new_token_units`)."""
         width = self._dimensions
-        buckets = np.arange(width)
-        table = np.empty((width, 4, 2), dtype=np.int64)
-        table[:, 0] = np.stack([width + buckets, np.full(width, 2 * width)], axis=1)
-        table[:, 1] = np.stack([buckets, np.full(width, 2 * width)], axis=1)
-        table[:, 2] = (width + buckets)[:, None]
-        table[:, 3] = buckets[:, None]
-        return table.reshape(4 * width, 2).astype(self._unit_dtype)
+        doubled = (_CODE_WEIGHTS * 2.0).astype(np.int64)  # per weight index: -1, 1, -2, 2
+        buckets = np.arange(width)[:, None]
+        first = buckets + width * (doubled < 0)  # (bucket, weight index)
+        second = np.where(np.abs(doubled) == 2, first, 2 * width)
+        return np.stack([first, second], axis=-1).reshape(4 * width, 2).astype(self._unit_dtype)
 
     def _hash_tokens(self, new_tokens: list[str]) -> TokenFeatures:
         """The features of new tokens, grouped by token in order: buckets, signed weights, codes
