@@ -59,16 +59,17 @@ class Batch:
         return len(self.ids)
 
 
+_NESTED = (list, tuple, dict)
+
+
 def copy_metadata(metadata: Mapping[str, Any] | None) -> dict[str, Any]:
     """A copy that shares nothing mutable with the original (list values are copied too)."""
     if not metadata:
         return {}
     copy = dict(metadata)
     for key, value in copy.items():
-        if isinstance(value, tuple):
-            copy[key] = deepcopy(list(value))
-        elif isinstance(value, list | dict):
-            copy[key] = deepcopy(value)
+        if isinstance(value, _NESTED):  # one check per value: most values are scalars
+            copy[key] = deepcopy(list(value) if isinstance(value, tuple) else value)
     return copy
 
 
@@ -138,12 +139,13 @@ class Partition:
         """The stored text of a row (None for a record stored without text and for orphans)."""
         return self.texts[row] if self.metas[row] is not None else None
 
-    def record_at(self, row: int) -> Record:
-        """A copy of the record in ``row`` (text None and empty metadata for an orphan)."""
+    def record_at(self, row: int, *, vector: bool = True) -> Record:
+        """A copy of the record in ``row`` (text None and empty metadata for an orphan); with
+        ``vector=False`` its vector is None (copying it is most of the cost)."""
         meta = self.metas[row]
         text = self.texts[row] if meta is not None else None
-        vector = tuple(self.matrix[row].tolist())
-        return Record(self.row_id[row], text, copy_metadata(meta), vector)
+        stored = tuple(self.matrix[row].tolist()) if vector else None
+        return Record(self.row_id[row], text, copy_metadata(meta), stored)
 
     def key_mask(self, key: str) -> npt.NDArray[np.bool_]:
         """Rows whose metadata carries ``key``."""

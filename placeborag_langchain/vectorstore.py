@@ -19,6 +19,7 @@ from langchain_core.embeddings import Embeddings
 from langchain_core.vectorstores import VectorStore
 
 from placeborag_core import FakeVectorStore, Match, Profile, Record
+from placeborag_core.filters import record_condition
 from placeborag_langchain.chroma_get import chroma_get
 from placeborag_langchain.documents import to_document
 from placeborag_langchain.embeddings import PlaceboEmbeddings
@@ -457,10 +458,11 @@ class PlaceboVectorStore(VectorStore):
             )
 
     def _where(self, translated: TranslatedFilter) -> Any:
-        """The core `where=`: the translated clause, or the callable wrapped to take a Record.
+        """The core `where=`: the translated clause, or the callable as a core record condition.
 
-        The core evaluates a callable at its filter step, so it follows the filter mode like a
-        dict filter (FAISS post-filters callables over `fetch_k` too).
+        The core evaluates it at its filter step, so it follows the filter mode like a dict
+        filter (FAISS post-filters callables over `fetch_k` too). A `Document` has no vector,
+        so the records it is built from are read without theirs.
         """
         predicate = translated.predicate
         if predicate is None:
@@ -473,14 +475,14 @@ class PlaceboVectorStore(VectorStore):
                     to_document(facts, record.id, record.text, record.metadata, name)
                 return bool(predicate(dict(record.metadata)))
 
-            return on_metadata
+            return record_condition(on_metadata, vector=False)
 
         def on_document(record: Record) -> bool:
             return bool(
                 predicate(to_document(facts, record.id, record.text, record.metadata, name))
             )
 
-        return on_document
+        return record_condition(on_document, vector=False)
 
     def _query(
         self, query: str | list[float], k: int, flt: Any, kwargs: dict[str, Any], method: str

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from placeborag_core import FakeVectorStore, FilterError, Record
-from placeborag_core.filters import compile_filter
+from placeborag_core.filters import compile_filter, record_condition
 
 
 def _store(**kwargs: object) -> FakeVectorStore:
@@ -115,3 +115,24 @@ def test_post_mode_fetches_exactly_fetch_k_even_below_k() -> None:
     assert [m.id for m in store.query([1.0, 0.0], k=1, fetch_k=3, where={"n": 2})] == ["20"]
     with pytest.raises(ValueError, match="k must be a positive int"):
         store.query([1.0, 0.0], k=1, fetch_k=0)
+
+
+def test_record_conditions_may_skip_the_vector_copy() -> None:
+    store = _store()
+    seen: list[Record] = []
+
+    def wants_b(record: Record) -> bool:
+        seen.append(record)
+        return record.text == "b"
+
+    lean = record_condition(wants_b, vector=False)
+    assert [m.id for m in store.query([1.0, 0.0], k=3, where=lean)] == ["20"]
+    assert {r.id for r in seen} == {"10", "20", "30"}
+    assert all(r.vector is None and r.metadata for r in seen)
+    seen.clear()
+    full = record_condition(wants_b)  # what a plain callable becomes
+    assert [m.id for m in store.query([1.0, 0.0], k=3, where={"$or": [full, {"n": 1}]})] == [
+        "10",
+        "20",
+    ]
+    assert all(r.vector == store.get(r.id).vector for r in seen)  # type: ignore[union-attr]

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from lc_geometry import DOCS, META, QIDS, TableEmbeddings
 
+from placeborag_core.partition import Partition
 from placeborag_langchain import PlaceboVectorStore
 from placeborag_langchain.filters import TranslatedFilter, translate_filter
 
@@ -262,6 +263,23 @@ def test_callable_filter_receives_a_document_by_default() -> None:
     store = build("default")
     assert found(store, lambda doc: doc.metadata["color"] == "blue") == ["b", "e"]
     assert found(store, lambda doc: doc.id == "id_f") == ["f"]
+
+
+@pytest.mark.parametrize("profile", ["default", "faiss"])
+def test_callable_filters_do_not_copy_stored_vectors(
+    profile: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = build(profile)
+    flags: list[bool] = []
+    original = Partition.record_at
+
+    def spy(self: Partition, row: int, *, vector: bool = True) -> Any:
+        flags.append(vector)
+        return original(self, row, vector=vector)
+
+    monkeypatch.setattr(Partition, "record_at", spy)
+    assert found(store, lambda _: True) == DOCS  # a Document (or its metadata) has no vector
+    assert flags == [False] * len(DOCS)
 
 
 def test_default_profile_uses_the_strict_core_dialect() -> None:
