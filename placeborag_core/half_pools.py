@@ -4,10 +4,11 @@ Every hashed vector is a sum of signed weights that are multiples of 1/2, divide
 Written in "doubled" integers ``k`` (the entry is ``k / 2``), a vector with ``sum(k**2) == s``
 has entries ``(k * 0.5) / sqrt(s / 4)``, and ``|k| <= isqrt(s)``: one small set of quotients
 per squared norm. Texts with the same squared norm are frequent (``s`` is an integer), so the
-quotients are made once, as Python float objects, and a vector becomes a list by gathering
-references to them: no float is created per entry, which is what converting an array of 384
-floats to a list mostly costs. The quotients are the same IEEE divisions the array route
-performs, so the floats are bit-identical to it.
+quotients are made as Python float objects, once per squared norm (kept across calls for single
+vectors, per call for a batch), and a vector becomes a list by gathering references to them: no
+float is created per entry, which is what converting an array of 384 floats to a list mostly
+costs. The quotients are the same IEEE divisions the array route performs, so the floats are
+bit-identical to it.
 """
 
 from __future__ import annotations
@@ -72,37 +73,27 @@ class HalfPools:
         return gathered
 
     def unit_lists(self, doubled: npt.NDArray[Any]) -> list[list[float] | None]:
-        """:meth:`unit_list` for each row of a matrix, vectorised: one gather for all rows.
+        """:meth:`unit_list` for each row of a matrix (None for zero rows), vectorised.
 
-        The pools of the rows' squared norms are laid side by side, each centred in a slot as
-        wide as the widest row needs, and every entry indexes its row's slot.
+        The quotients of every squared norm among the rows are made at once, side by side, one
+        slot each as wide as the widest row needs (they are not kept: building them in one
+        numpy pass costs less than looking up kept pools one by one), and one gather takes every
+        entry from its row's slot.
         """
-        squared = np.einsum("ij,ij->i", doubled, doubled)
+        squared = np.einsum("ij,ij->i", doubled, doubled, dtype=np.int64)
         reach = int(np.abs(doubled).max()) if doubled.size else 0
         span = 2 * reach + 1
-        divided = np.ones(len(doubled), dtype=np.bool_)
-        rows: list[list[float] | None] = [None] * len(doubled)
-        if span <= self._max_length:  # else pools longer than rows: plain division is cheaper
-            levels, slot_of_row = np.unique(squared, return_inverse=True)
-            slot_of_row = slot_of_row.reshape(-1)
-            slots = np.full((len(levels), span), None, dtype=object)
-            pooled = np.zeros(len(levels), dtype=np.bool_)
-            for slot, level in enumerate(levels.tolist()):
-                pool = self.pool(level) if level else None
-                if pool is not None:
-                    width = min(math.isqrt(level), reach)  # quotients for -width..width
-                    slots[slot, reach : reach + width + 1] = pool[: width + 1]
-                    slots[slot, reach - width : reach] = pool[len(pool) - width :]
-                    pooled[slot] = True
-            index = doubled + (reach + slot_of_row * span)[:, None]
-            rows = slots.ravel()[index].tolist()
-            divided = ~pooled[slot_of_row]
-        if divided.any():
-            norms = np.sqrt(squared[divided] * 0.25)
+        if span > self._max_length:  # slots longer than rows: plain division is cheaper
+            norms = np.sqrt(squared * 0.25)
             norms[norms == 0.0] = 1.0  # zero rows become None below
-            quotients = (doubled[divided] * 0.5 / norms[:, None]).tolist()
-            for row, vector in zip(np.flatnonzero(divided).tolist(), quotients, strict=True):
-                rows[row] = vector
+            rows: list[list[float] | None] = (doubled * 0.5 / norms[:, None]).tolist()
+        else:
+            levels, slot_of_row = np.unique(squared, return_inverse=True)
+            norms = np.sqrt(levels * 0.25)
+            norms[norms == 0.0] = 1.0
+            halves = np.arange(-reach, reach + 1) * 0.5
+            slots = (halves[None, :] / norms[:, None]).astype(object).ravel()
+            rows = slots[doubled + (reach + slot_of_row.reshape(-1) * span)[:, None]].tolist()
         for row in np.flatnonzero(squared == 0).tolist():
             rows[row] = None
         return rows

@@ -91,11 +91,12 @@ def test_rows_of_a_matrix_equal_their_single_unit_lists(
     ]
 
 
-def test_rows_share_the_pools_of_single_vectors() -> None:
-    pools = HalfPools(max_length=16)
-    single = pools.unit_list(np.array([2, -1, 0, 2], dtype=np.intp))
-    rows = pools.unit_lists(np.array([[0, 2, 2, -1], [0, 0, 0, 0]], dtype=np.intp))
-    assert single is not None
+def test_rows_of_equal_squared_norm_share_their_floats() -> None:
+    rows = HalfPools(max_length=16).unit_lists(
+        np.array([[2, -1, 0, 2], [0, 2, 2, -1], [0, 0, 0, 0]], dtype=np.intp)
+    )
     assert rows[0] is not None
-    assert rows[0][1] is single[0]
-    assert rows[1] is None
+    assert rows[1] is not None
+    assert rows[0][0] is rows[1][1]
+    assert rows[0][1] is rows[1][3]
+    assert rows[2] is None
