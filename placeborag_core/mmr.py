@@ -17,6 +17,15 @@ import numpy.typing as npt
 __all__ = ["mmr_order"]
 
 
+def _unit_rows(rows: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """Each row scaled to unit length; a zero row stays zero (its cosine with anything is 0)."""
+    norms = np.linalg.norm(rows, axis=1, keepdims=True)
+    unit: npt.NDArray[np.float64] = np.divide(
+        rows, norms, out=np.zeros_like(rows), where=norms != 0
+    )
+    return unit
+
+
 def mmr_order(
     query: npt.NDArray[np.float64],
     candidates: npt.NDArray[np.floating],
@@ -33,8 +42,9 @@ def mmr_order(
     if count <= 0:
         return []
     rows = np.asarray(candidates, dtype=np.float64)
-    unit = rows / np.linalg.norm(rows, axis=1, keepdims=True)
-    to_query = unit @ (query / np.linalg.norm(query))
+    unit = _unit_rows(rows)
+    query_norm = np.linalg.norm(query)
+    to_query = unit @ (query / query_norm if query_norm else query)
     picked = [int(np.argmax(to_query))]
     penalty = unit @ unit[picked[0]]
     while len(picked) < count:

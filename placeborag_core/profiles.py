@@ -109,6 +109,7 @@ class Profile:
     k: KRule
     dimension_error: type[DimensionError] = DimensionError
     nested_metadata: bool = True
+    accepts_zero_vectors: bool = False
     evidence: tuple[tuple[str, str], ...] = ()
 
     @property
@@ -234,7 +235,9 @@ CHROMA = Profile(
         evidence="backends.md Q4 (q4_prefilter.py)",
     ),
     nested_metadata=False,
+    accepts_zero_vectors=True,
     evidence=(
+        ("zero vectors", "probed 2026-11-29: accepted; a zero vector has cosine 0 (distance 1)"),
         ("metadata", "backends.md Q3 metadata writes: nested dicts are rejected; lists allowed"),
         (
             "ties",
@@ -339,7 +342,9 @@ QDRANT = Profile(
         type_error=ValueError,
         evidence="backends.md Q4",
     ),
+    accepts_zero_vectors=True,
     evidence=(
+        ("zero vectors", "backends.md Q7 (q7_dimension.py): accepted, COSINE score 0.0"),
         (
             "filter operands",
             (
@@ -412,7 +417,9 @@ FAISS = Profile(
         evidence="backends.md Q7: faiss k=0 is a bare AssertionError",
     ),
     dimension_error=FaissDimensionError,
+    accepts_zero_vectors=True,
     evidence=(
+        ("zero vectors", "probed 2026-11-29: IndexFlatL2 and IndexFlatIP take them as any"),
         ("filters", "FAISS has no metadata filter; the core dialect applies"),
         ("duplicates", "integrations.md 1b: LangChain FAISS raises 'Duplicate ids found'"),
         (

@@ -34,6 +34,11 @@ def row_norms(matrix: Matrix) -> npt.NDArray[np.float32]:
     return norms
 
 
+def _nonzero(norms: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    """``norms`` with zeros replaced by 1, so that a zero vector divided by its norm stays zero."""
+    return norms if norms.all() else np.where(norms == 0, F32(1), norms)
+
+
 def _query32(query: npt.NDArray[np.float64]) -> tuple[npt.NDArray[np.float32], np.float32]:
     """The query rounded to float32, and its float32 norm."""
     q32 = query.astype(F32)
@@ -75,10 +80,12 @@ def _squared_l2_f32(
 def _one_minus_cosine_f32(
     matrix: Matrix, norms: npt.NDArray[np.float32], query: npt.NDArray[np.float64]
 ) -> Vector:
-    # Chroma cosine space: 1 - dot(q / |q|, v / |v|) in float32 (integrations.md 3.1).
+    # Chroma cosine space: 1 - dot(q / |q|, v / |v|) in float32 (integrations.md 3.1). A zero
+    # vector stays zero, as hnswlib's normalisation leaves it: its distance is 1.
     q32 = query.astype(F32)
-    qn = q32 / np.linalg.norm(q32)
-    result: Vector = F32(1) - (matrix / norms[:, None]) @ qn
+    qnorm = np.linalg.norm(q32)
+    qn = q32 / qnorm if qnorm else q32
+    result: Vector = F32(1) - (matrix / _nonzero(norms)[:, None]) @ qn
     return result
 
 
@@ -107,8 +114,10 @@ def _dot_f64_query(
 def _cosine_f64_query(
     matrix: Matrix, norms: npt.NDArray[np.float32], query: npt.NDArray[np.float64]
 ) -> Vector:
-    # Qdrant COSINE: rows were normalised in float32 on upsert; the query is normalised in float64.
-    result: Vector = np.dot(matrix, query / np.linalg.norm(query))
+    # Qdrant COSINE: rows were normalised in float32 on upsert; the query is normalised in float64
+    # (a zero query stays zero: every score 0.0, as Qdrant reports).
+    norm = np.linalg.norm(query)
+    result: Vector = np.dot(matrix, query / norm if norm else query)
     return result
 
 
@@ -153,7 +162,17 @@ ROW_GROUP = 64
 def row_cosines(
     matrix: Matrix, norms: npt.NDArray[np.float32], query: npt.NDArray[np.float64]
 ) -> npt.NDArray[np.float32]:
-    """:func:`cosine_f32` of a few gathered rows, each row reduced on its own (position-free)."""
+    """:func:`cosine_f32` of a few gathered rows, each row reduced on its own (position-free).
+
+    The cosine of a zero vector (stored or query), which some engines accept, is 0.
+    """
     q32, qnorm = _query32(query)
-    result: npt.NDArray[np.float32] = np.einsum("ij,j->i", matrix, q32) / norms / qnorm
+    dots = np.einsum("ij,j->i", matrix, q32)
+    if qnorm and norms.all():
+        result: npt.NDArray[np.float32] = dots / norms / qnorm
+        return result
+    result = np.zeros(len(dots), dtype=F32)
+    if qnorm:
+        some = norms != 0
+        result[some] = dots[some] / norms[some] / qnorm
     return result

@@ -33,7 +33,7 @@ import numpy as np
 import numpy.typing as npt
 
 from placeborag_core.document_filters import compile_document_filter
-from placeborag_core.errors import DimensionError, RetrievalTimeout
+from placeborag_core.errors import RetrievalTimeout
 from placeborag_core.faults import FailureQueue, id_hash, query_hash, recall_keep_mask
 from placeborag_core.filters import Predicate, all_of, compile_filter_or_callable
 from placeborag_core.mmr import mmr_order
@@ -565,7 +565,7 @@ class FakeVectorStore:
         if isinstance(query, str):
             vector = np.asarray(self.embedder.embed_many([query])[0], dtype=np.float64)
         else:
-            vector = _as_vector(query, "query vector")
+            vector = _as_vector(query, "query vector", self._profile)
         if self._dimension is None:
             return None
         if len(vector) != self._dimension:
@@ -734,7 +734,7 @@ class FakeVectorStore:
             else:
                 missing.append(index)
         given_rows = list(given_raw)
-        given = _given_vectors(raw, given_raw, self._profile.dimension_error)
+        given = _given_vectors(raw, given_raw, self._profile)
         width = given.shape[1] if given_rows and given_rows[0] == 0 else None
         embedded = None
         if missing:
@@ -768,7 +768,9 @@ class FakeVectorStore:
         """Rows normalised per point in float32 if the profile stores unit vectors (Qdrant)."""
         if self._profile.variant.normalise_on_upsert:
             for i in range(len(block)):  # per point, in float32, as Qdrant does on upsert
-                block[i] = block[i] / np.linalg.norm(block[i])
+                norm = np.linalg.norm(block[i])
+                if norm:  # a zero vector stays zero (its cosine with anything is 0)
+                    block[i] = block[i] / norm
         return block
 
     def _apply_upsert(self, namespace: str, batch: Batch) -> None:
@@ -823,7 +825,7 @@ def _point_key(record_id: str) -> tuple[int, int]:
     return key if key is not None else (2, 0)
 
 
-def _as_vector(value: Any, what: str) -> npt.NDArray[np.float64]:
+def _as_vector(value: Any, what: str, profile: Profile) -> npt.NDArray[np.float64]:
     if isinstance(value, str | bytes):
         raise TypeError(f"{what} must be a sequence of numbers, got {type(value).__name__}")
     try:
@@ -840,15 +842,20 @@ def _as_vector(value: Any, what: str) -> npt.NDArray[np.float64]:
         )
     if np.max(np.abs(array)) > _F32_MAX:
         raise ValueError(f"{what} has a component too large for float32 storage")
-    if not np.any(array):
-        raise ValueError(f"{what} is the zero vector, which has no direction (cosine undefined)")
+    if not profile.accepts_zero_vectors and not np.any(array):
+        accepting = ", ".join(p.name for p in PROFILES.values() if p.accepts_zero_vectors)
+        raise ValueError(
+            f"{what} is the zero vector, which has no direction (cosine undefined); the "
+            f"{profile.name} profile rejects it, the profiles of engines that accept it "
+            f"({accepting}) score it as their engine does"
+        )
     return array
 
 
 def _given_vectors(
     raw: list[tuple[str, str | None, dict[str, Any] | None, Any]],
     given: dict[int, Any],
-    dimension_error: type[DimensionError],
+    profile: Profile,
 ) -> npt.NDArray[np.float32]:
     """Validate caller-given vectors and stack them as float32 (one row each, in ``given`` order).
 
@@ -872,14 +879,16 @@ def _given_vectors(
             and stacked.ndim == 2
             and stacked.shape[1] > 0
             and np.isfinite(stacked).all()
-            and stacked.any(axis=1).all()
+            and (profile.accepts_zero_vectors or stacked.any(axis=1).all())
         ):
             return stacked
-    checked = {i: _as_vector(v, f"vector of record {raw[i][0]!r}") for i, v in given.items()}
+    checked = {
+        i: _as_vector(v, f"vector of record {raw[i][0]!r}", profile) for i, v in given.items()
+    }
     first, width = next(iter(checked)), len(next(iter(checked.values())))
     for index, vector in checked.items():
         if len(vector) != width:
-            raise dimension_error(
+            raise profile.dimension_error(
                 f"vector dimension mismatch in one batch: record {raw[index][0]!r} has "
                 f"dimension {len(vector)}, record {raw[first][0]!r} has {width}"
             )

@@ -510,3 +510,47 @@ def test_nested_metadata_per_profile() -> None:
         assert store.get("1").metadata == nested  # type: ignore[union-attr]
     with pytest.raises(TypeError, match=r"must be str, int, float, bool, None or a list of"):
         FakeVectorStore(profile="chroma").upsert("1", None, nested, vector=[1.0])
+
+
+# ---------------------------------------------------------------- zero vectors (probed)
+
+ZERO_SCORES = [
+    # (profile, metric, score of the stored zero vector for query (0.6, 0.8, 0), for a zero query)
+    ("chroma", "l2", 1.0, 0.0),
+    ("chroma", "cosine", 1.0, 1.0),
+    ("chroma", "ip", 1.0, 1.0),
+    ("qdrant", "cosine", 0.0, 0.0),
+    ("qdrant", "dot", 0.0, 0.0),
+    ("qdrant", "euclid", 1.0, 0.0),
+    ("faiss", "l2", 1.0, 0.0),
+    ("faiss", "ip", 0.0, 0.0),
+]
+
+
+@pytest.mark.parametrize(("profile", "metric", "for_query", "for_zero"), ZERO_SCORES)
+def test_engines_that_accept_zero_vectors_score_them_as_measured(
+    profile: str, metric: str, for_query: float, for_zero: float
+) -> None:
+    store = FakeVectorStore(profile=profile, metric=metric)
+    store.upsert_many([("1", None, None, [1.0, 0.0, 0.0]), ("2", None, None, [0.0, 0.0, 0.0])])
+    zero = next(m for m in store.query([0.6, 0.8, 0.0], k=2) if m.id == "2")
+    assert zero.score == pytest.approx(for_query, abs=1e-6)
+    assert zero.similarity == 0.0  # the cosine of a zero vector is taken as 0
+    by_zero = store.query([0.0, 0.0, 0.0], k=2)
+    assert {m.id: m.score for m in by_zero}["2"] == pytest.approx(for_zero, abs=1e-6)
+    assert all(m.similarity == 0.0 for m in by_zero)
+    assert store.get("2").vector == (0.0, 0.0, 0.0)  # type: ignore[union-attr]
+    picks = store.max_marginal_relevance([0.6, 0.8, 0.0], k=2, fetch_k=2)
+    assert {m.id for m in picks} == {"1", "2"}
+    assert {t.id: t.status for t in store.trace([0.0, 0.0, 0.0])} == {"1": "ranked", "2": "ranked"}
+
+
+@pytest.mark.parametrize("profile", ["default", "weaviate"])
+def test_profiles_without_measured_zero_vectors_reject_them(profile: str) -> None:
+    store = FakeVectorStore(profile=profile)
+    with pytest.raises(ValueError, match=r"zero vector.*\(chroma, qdrant, faiss\)"):
+        store.upsert("2", None, vector=[0.0, 0.0, 0.0])
+    store.upsert("1", None, vector=[1.0, 0.0, 0.0])
+    with pytest.raises(ValueError, match="query vector is the zero vector"):
+        store.query([0.0, 0.0, 0.0])
+    assert store.ids() == ["1"]

@@ -19,7 +19,7 @@ import numpy as np
 
 from ._draw import Draw
 
-VECTOR_KINDS = ("embedder", "grid", "gauss", "unit", "dyadic", "duplicates")
+VECTOR_KINDS = ("embedder", "grid", "gauss", "unit", "dyadic", "duplicates", "zeros")
 """How record vectors are made: FakeEmbedder output (unit), small-integer grid (non-unit,
 exact arithmetic, many ties), gaussian with random scale (non-unit), unit gaussian, +-0.5
 entries (exactly representable), a few distinct vectors repeated (large tie groups)."""
@@ -72,7 +72,8 @@ def make_id(number: int) -> str:
 
 
 def draw_vectors(d: Draw, kind: str, n: int, dim: int, rng: np.random.Generator) -> np.ndarray:
-    """``n`` vectors of a kind; never a zero vector (cosine is undefined there)."""
+    """``n`` vectors of a kind. Only kind ``"zeros"`` has zero vectors (about a third of its
+    rows, and of the fresh queries drawn from it): the engines accept them (cosine 0)."""
     if n == 0:
         return np.zeros((0, dim))
     if kind == "embedder":
@@ -89,6 +90,10 @@ def draw_vectors(d: Draw, kind: str, n: int, dim: int, rng: np.random.Generator)
         out /= np.linalg.norm(out, axis=1, keepdims=True)
     elif kind == "dyadic":
         out = rng.choice([-0.5, 0.5], size=(n, dim))
+    elif kind == "zeros":
+        out = rng.integers(-1, 2, size=(n, dim)).astype(np.float64)
+        out[rng.random(n) < 0.35] = 0.0
+        return out
     elif kind == "duplicates":
         distinct = rng.integers(-1, 2, size=(max(1, d.integer(1, 3)), dim)).astype(np.float64)
         out = distinct[rng.integers(0, len(distinct), size=n)]
