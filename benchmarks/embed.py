@@ -125,7 +125,8 @@ def median_seconds(run: Callable[[], object], repeats: int) -> float:
 def machine_reference() -> float:
     """Median seconds of ``numpy.zeros(384).tolist()``: a yardstick for the machine's state.
 
-    Shared virtual machines change speed over minutes; this line lets two runs be compared.
+    Shared virtual machines change speed within seconds; printed at the start and around the
+    ``embed`` figure, it lets two runs (and two parts of one run) be compared.
     """
     runs = timeit.repeat(np.zeros(384).tolist, number=10_000, repeat=7)
     return statistics.median(runs) / 10_000
@@ -164,10 +165,13 @@ def main() -> None:
             f"{peer_time / warm:.1f}x warm"
         )
 
+    before = machine_reference()
     single = per_call_median(FakeEmbedder(), texts)
+    after = machine_reference()
     print(
         f"FakeEmbedder.embed, one short string: {single * 1e6:8.1f} us median "
-        f"(10k distinct strings over a {len(_WORDS)}-word vocabulary, fresh embedder)"
+        f"(10k distinct strings over a {len(_WORDS)}-word vocabulary, fresh embedder; "
+        f"machine reference just before and after: {before * 1e6:.2f} / {after * 1e6:.2f} us)"
     )
     numbered = short_strings(10_000, seed=11, numbered=True)
     cold = per_call_median(FakeEmbedder(), numbered)
