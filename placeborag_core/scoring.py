@@ -56,7 +56,7 @@ def cosine_f32(
     return result
 
 
-_L2_BLOCK = 2048  # rows per block: the difference matrix stays cache-sized
+_ROW_BLOCK = 2048  # rows per block for recipes with a temporary as large as their rows
 
 
 def _squared_l2_f32(
@@ -67,9 +67,9 @@ def _squared_l2_f32(
     # the whole-matrix expression, without a temporary as large as the matrix.
     q32 = query.astype(F32)
     result: Vector = np.empty(len(matrix), dtype=F32)
-    buffer = np.empty((min(_L2_BLOCK, len(matrix)), matrix.shape[1]), dtype=F32)
-    for start in range(0, len(matrix), _L2_BLOCK):
-        rows = matrix[start : start + _L2_BLOCK]
+    buffer = np.empty((min(_ROW_BLOCK, len(matrix)), matrix.shape[1]), dtype=F32)
+    for start in range(0, len(matrix), _ROW_BLOCK):
+        rows = matrix[start : start + _ROW_BLOCK]
         diff = buffer[: len(rows)]
         np.subtract(rows, q32, out=diff)
         np.multiply(diff, diff, out=diff)
@@ -103,12 +103,31 @@ def _dot_f32(
     return result
 
 
+def _by_row_blocks(
+    matrix: Matrix, score: Callable[[npt.NDArray[np.float64]], Vector]
+) -> npt.NDArray[np.float64]:
+    """``score`` of the float64 copy of ``matrix``, taken :data:`_ROW_BLOCK` rows at a time.
+
+    Qdrant's recipes mix a float32 matrix with a float64 query, so numpy first copies the whole
+    matrix to float64 (twice its size) on every query; a block at a time the copy stays
+    cache-sized (50,000 x 384: 49 -> 23 ms). Each row is reduced on its own, and the blocks are
+    whole multiples of every BLAS row group, so the scores are bit for bit those of one call.
+    """
+    result = np.empty(len(matrix), dtype=np.float64)
+    buffer = np.empty((min(_ROW_BLOCK, len(matrix)), matrix.shape[1]), dtype=np.float64)
+    for start in range(0, len(matrix), _ROW_BLOCK):
+        rows = matrix[start : start + _ROW_BLOCK]
+        block = buffer[: len(rows)]
+        block[...] = rows
+        result[start : start + len(rows)] = score(block)
+    return result
+
+
 def _dot_f64_query(
     matrix: Matrix, norms: npt.NDArray[np.float32], query: npt.NDArray[np.float64]
 ) -> Vector:
     # Qdrant local recipe: float32 matrix times float64 query in one np.dot, float64 result.
-    result: Vector = np.dot(matrix, query)
-    return result
+    return _by_row_blocks(matrix, lambda block: np.dot(block, query))
 
 
 def _cosine_f64_query(
@@ -117,16 +136,15 @@ def _cosine_f64_query(
     # Qdrant COSINE: rows were normalised in float32 on upsert; the query is normalised in float64
     # (a zero query stays zero: every score 0.0, as Qdrant reports).
     norm = np.linalg.norm(query)
-    result: Vector = np.dot(matrix, query / norm if norm else query)
-    return result
+    unit = query / norm if norm else query
+    return _by_row_blocks(matrix, lambda block: np.dot(block, unit))
 
 
 def _euclid_f64_query(
     matrix: Matrix, norms: npt.NDArray[np.float32], query: npt.NDArray[np.float64]
 ) -> Vector:
     # Qdrant EUCLID: np.linalg.norm(M - q, axis=-1) with a float64 query (not squared).
-    result: Vector = np.linalg.norm(matrix - query, axis=-1)
-    return result
+    return _by_row_blocks(matrix, lambda block: np.linalg.norm(block - query, axis=-1))
 
 
 FORMULAS: dict[str, Formula] = {

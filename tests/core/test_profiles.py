@@ -170,10 +170,11 @@ def test_chroma_and_faiss_l2_are_bit_exact_with_the_float32_recipe() -> None:
             assert match.score == _l2_recipe(query, vectors[int(match.id)])
 
 
+@pytest.mark.parametrize("size", [30, 5000])  # one block of rows; several, and a partial one
 @pytest.mark.parametrize("metric", ["cosine", "dot", "euclid"])
-def test_qdrant_is_bit_exact_with_the_local_mode_recipe(metric: str) -> None:
+def test_qdrant_is_bit_exact_with_the_local_mode_recipe(metric: str, size: int) -> None:
     rng = np.random.default_rng(11)
-    vectors = rng.normal(size=(30, 16))
+    vectors = rng.normal(size=(size, 16))
     query = rng.normal(size=16)
     matrix = vectors.astype(F32)
     q = query.astype(np.float64)
@@ -186,7 +187,7 @@ def test_qdrant_is_bit_exact_with_the_local_mode_recipe(metric: str) -> None:
         want = np.linalg.norm(matrix - q, axis=-1)
     store = FakeVectorStore(profile="qdrant", metric=metric)
     store.upsert_many([(str(i), None, None, v) for i, v in enumerate(vectors.tolist())])
-    for match in store.query(query.tolist(), k=30):
+    for match in store.query(query.tolist(), k=size):
         assert match.score == float(want[int(match.id)])
 
 
