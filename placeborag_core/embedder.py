@@ -411,9 +411,11 @@ class FakeEmbedder:
         ends = np.cumsum(sizes)
         features = np.arange(int(ends[-1]) if len(ends) else 0, dtype=np.int64)
         features -= np.repeat(ends - sizes - table.starts[ids], sizes)
+        codes = table.codes[features]
         cells = np.repeat(rows * width, sizes)
-        cells += table.buckets[features]
-        sums = np.bincount(cells, weights=table.weights[features], minlength=count * width).astype(
+        cells += codes >> 2
+        weights = _CODE_WEIGHTS[codes & 3]
+        sums = np.bincount(cells, weights=weights, minlength=count * width).astype(
             np.float64, copy=False
         )
         return sums.reshape(count, width)
@@ -485,8 +487,8 @@ class FakeEmbedder:
         return np.stack([first, second], axis=-1).reshape(4 * width, 2).astype(self._unit_dtype)
 
     def _hash_tokens(self, new_tokens: list[str]) -> TokenFeatures:
-        """The features of new tokens, grouped by token in order: buckets, signed weights, codes
-        (``bucket * 4 + index`` into ``_CODE_WEIGHTS``) and how many features each token has.
+        """The features of new tokens, grouped by token in order: their codes (``bucket * 4 +
+        index`` into ``_CODE_WEIGHTS``) and how many features each token has.
 
         Many tokens go through the vectorised :meth:`_hash`; a few (a query's new words) through
         :func:`~placeborag_core.hashing.span_hash`, which computes the same values with Python
@@ -495,11 +497,8 @@ class FakeEmbedder:
         if len(new_tokens) > _FEW_TOKENS:
             hashed = self._hash([[token] for token in new_tokens])
             order = np.argsort(hashed.rows, kind="stable")
-            buckets, values = hashed.buckets[order], hashed.values[order]
             sizes = np.bincount(hashed.rows, minlength=len(new_tokens))
-            return buckets, values, _codes(buckets, values), sizes.tolist()
-        buckets_out: list[int] = []
-        weights: list[float] = []
+            return _codes(hashed.buckets[order], hashed.values[order]), sizes.tolist()
         codes: list[int] = []
         sizes_out: list[int] = []
         width, key = self._dimensions, self._key
@@ -512,12 +511,9 @@ class FakeEmbedder:
             for start, length, salt, kind in spans:
                 value = span_hash(code_points, start, length, salt, key)
                 bucket = ((value >> 32) * width) >> 32
-                index = kind + (value & 1)
-                buckets_out.append(bucket)
-                weights.append(float(_CODE_WEIGHTS[index]))
-                codes.append(bucket * 4 + index)
+                codes.append(bucket * 4 + kind + (value & 1))
             sizes_out.append(len(spans))
-        return buckets_out, weights, codes, sizes_out
+        return codes, sizes_out
 
     def _hash(self, token_lists: list[list[str]]) -> _HashedFeatures:
         """Find and hash every feature of a batch of token lists at once.

@@ -20,12 +20,9 @@ import numpy.typing as npt
 __all__ = ["Hasher", "TokenFeatures", "TokenTable"]
 
 IntArray = npt.NDArray[np.int64]
-FloatArray = npt.NDArray[np.float64]
-#: The features of new tokens, grouped by token in order: buckets, signed weights, codes, and the
-#: number of features of each token (arrays or plain lists).
-TokenFeatures = tuple[
-    IntArray | list[int], FloatArray | list[float], IntArray | list[int], list[int]
-]
+#: The features of new tokens, grouped by token in order: one int code each (the embedder packs
+#: bucket and signed weight into it), and the number of features of each token.
+TokenFeatures = tuple[IntArray | list[int], list[int]]
 Hasher = Callable[[list[str]], TokenFeatures]
 
 
@@ -33,18 +30,14 @@ class _Snapshot:
     """One generation of the table. Readers hold a snapshot; only the writer mutates it, and a
     token's id is published only after its codes are in place."""
 
-    __slots__ = ("buckets", "codes", "ids", "sizes", "spans", "starts", "tokens", "used", "weights")
+    __slots__ = ("codes", "ids", "sizes", "spans", "starts", "tokens", "used")
 
     def __init__(self) -> None:
         self.ids: dict[str, int] = {}
-        self.spans: list[slice] = []  # per token id: its features' slice of the flat arrays
+        self.spans: list[slice] = []  # per token id: its features' slice of ``codes``
         self.tokens = 0
         self.used = 0
-        self.buckets: IntArray = np.zeros(1 << 14, dtype=np.int64)
-        self.weights: FloatArray = np.zeros(1 << 14, dtype=np.float64)
-        # The same features as one int64 code each, ``bucket * 4 + weight_index``: one array to
-        # concatenate when a single text is embedded (see the embedder's CODE_WEIGHTS).
-        self.codes: IntArray = np.zeros(1 << 14, dtype=np.int64)
+        self.codes: IntArray = np.zeros(1 << 14, dtype=np.int64)  # every token's feature codes
         self.starts: IntArray = np.zeros(1 << 12, dtype=np.int64)
         self.sizes: IntArray = np.zeros(1 << 12, dtype=np.int64)
 
@@ -99,15 +92,11 @@ class TokenTable:
             return snapshot
 
     def _append(self, snapshot: _Snapshot, missing: list[str]) -> None:
-        buckets, weights, codes, sizes = self._hasher(missing)
-        first, used, added, count = snapshot.tokens, snapshot.used, len(buckets), len(missing)
-        snapshot.buckets = _grown(snapshot.buckets, used + added)
-        snapshot.weights = _grown(snapshot.weights, used + added)
+        codes, sizes = self._hasher(missing)
+        first, used, added, count = snapshot.tokens, snapshot.used, len(codes), len(missing)
         snapshot.codes = _grown(snapshot.codes, used + added)
         snapshot.starts = _grown(snapshot.starts, first + count)
         snapshot.sizes = _grown(snapshot.sizes, first + count)
-        snapshot.buckets[used : used + added] = buckets
-        snapshot.weights[used : used + added] = weights
         snapshot.codes[used : used + added] = codes
         bounds = list(itertools.accumulate(sizes, initial=used))
         snapshot.starts[first : first + count] = bounds[:-1]
