@@ -34,6 +34,7 @@ from placeborag_core.half_pools import HalfPools
 from placeborag_core.hashing import derive_key, mix64, span_hash, span_hashes
 from placeborag_core.text import BOUNDARY, tokenise_flat, tokens
 from placeborag_core.token_table import TokenFeatures, TokenTable
+from placeborag_core.token_units import TokenUnits
 
 __all__ = [
     "ALGORITHM",
@@ -61,8 +62,6 @@ _NGRAM_SALT = np.uint64(0)
 _SPACE = 32
 _BLOCK = 1024  # texts per vectorised block in embed_many
 _FEW_TOKENS = 8  # up to this many new tokens are hashed with Python integers, not numpy
-_TOKEN_UNIT_BYTES = 16 << 20  # memory for the per-token units of the single-text route
-_UNIT_OVERHEAD = 100  # bytes a kept entry costs beyond its units (dict slot, bytes header)
 # A feature's code is ``bucket * 4 + index`` into this table of its signed weight.
 _CODE_WEIGHTS = np.array([-_NGRAM_WEIGHT, _NGRAM_WEIGHT, -_WORD_WEIGHT, _WORD_WEIGHT])
 
@@ -139,13 +138,8 @@ class FakeEmbedder:
         "_key",
         "_model_name",
         "_pools",
-        "_token_units",
         "_tokens",
-        "_unit_bins",
-        "_unit_bytes",
-        "_unit_dtype",
-        "_unit_halves",
-        "_unit_table",
+        "_units",
     )
 
     def __init__(
@@ -196,16 +190,7 @@ class FakeEmbedder:
                 for name in self._clusters.names
             }
         self._tokens = TokenTable(self._hash_tokens, reserved=BOUNDARY)
-        self._token_units: dict[str, bytes] = {}
-        self._unit_bytes = 0
-        # a dtype instance, not a type: numpy converts a type on every call
-        self._unit_dtype = np.dtype(np.uint16 if 2 * self._dimensions < 1 << 16 else np.uint32)
-        self._unit_table = self._units_of_codes()
-        self._unit_bins = 2 * self._dimensions + 1  # positive, negative, and the discard bin
-        self._unit_halves = (
-            slice(0, self._dimensions),
-            slice(self._dimensions, 2 * self._dimensions),
-        )
+        self._units = TokenUnits(self._tokens, self._dimensions, _CODE_WEIGHTS)
         self._pools = HalfPools(max_length=self._dimensions)
         self._fallback: FloatArray = self._fallback_vector()
         self._identity = self._compute_identity()
@@ -267,8 +252,9 @@ class FakeEmbedder:
         """Embed one text: a unit-length list of Python floats (so ``==`` compares vectors).
 
         The short route, bit-identical to :meth:`embed_many`: the text's vector in doubled
-        integers is one ``bincount`` of its tokens' units (:meth:`_new_token_units`), and its
-        floats come from :class:`~placeborag_core.half_pools.HalfPools`. A few numpy calls
+        integers is one ``bincount`` of its tokens' units
+        (:class:`~placeborag_core.token_units.TokenUnits`), and its floats come from
+        :class:`~placeborag_core.half_pools.HalfPools`. A few numpy calls
         whatever the number of tokens, and no float object created per entry.
         """
         if not isinstance(text, str):
@@ -280,13 +266,7 @@ class FakeEmbedder:
                 return member
         token_list = tokens(text)
         if token_list:
-            try:
-                units = b"".join(map(self._token_units.__getitem__, token_list))
-            except KeyError:
-                units = b"".join(self._new_token_units(token_list))
-            positive, negative = self._unit_halves
-            counts = np.bincount(np.frombuffer(units, self._unit_dtype), minlength=self._unit_bins)
-            unit = self._pools.unit_list(counts[positive] - counts[negative])
+            unit = self._pools.unit_list(self._units.doubled_sums(token_list))
             if unit is not None:
                 return unit
         return self._fallback_list()
@@ -451,40 +431,6 @@ class FakeEmbedder:
         """The fixed vector of texts without a (nonzero) token, as a new list."""
         fallback: list[float] = self._fallback.tolist()
         return fallback
-
-    def _new_token_units(self, token_list: list[str]) -> list[bytes]:
-        """Each token's features as "units", kept for the next text (see :meth:`embed`).
-
-        A feature's weight doubled is an integer from -2 to 2, so it is written as two units:
-        copies of its bucket ``j`` when positive, of ``width + j`` when negative, and for a
-        weight of magnitude 1 the second unit is the discard bin ``2 * width``. The vector of a
-        text is then one ``bincount`` of its tokens' units joined, positive half minus
-        negative half, exact in any order. A token's units are one table lookup of its feature
-        codes; they are kept until they outgrow their budget (they never change a result).
-        """
-        table = self._tokens.intern(token_list)
-        kept = self._token_units
-        if self._unit_bytes > _TOKEN_UNIT_BYTES:
-            kept = self._token_units = {}
-            self._unit_bytes = 0
-        found = []
-        for token in token_list:
-            units = kept.get(token)
-            if units is None:
-                units = self._unit_table[table.codes[table.spans[table.ids[token]]]].tobytes()
-                kept[token] = units
-                self._unit_bytes += len(units) + _UNIT_OVERHEAD
-            found.append(units)
-        return found
-
-    def _units_of_codes(self) -> npt.NDArray[np.unsignedinteger[Any]]:
-        """Row ``code`` holds the two units of a feature code (see :meth:`_new_token_units`)."""
-        width = self._dimensions
-        doubled = (_CODE_WEIGHTS * 2.0).astype(np.int64)  # per weight index: -1, 1, -2, 2
-        buckets = np.arange(width)[:, None]
-        first = buckets + width * (doubled < 0)  # (bucket, weight index)
-        second = np.where(np.abs(doubled) == 2, first, 2 * width)
-        return np.stack([first, second], axis=-1).reshape(4 * width, 2).astype(self._unit_dtype)
 
     def _hash_tokens(self, new_tokens: list[str]) -> TokenFeatures:
         """The features of new tokens, grouped by token in order: their codes (``bucket * 4 +

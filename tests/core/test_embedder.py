@@ -434,11 +434,11 @@ def test_embed_returns_a_fresh_list_each_time() -> None:
 def test_kept_token_units_are_dropped_past_their_budget_without_changing_vectors(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    import placeborag_core.embedder as embedder_module
+    import placeborag_core.token_units as token_units
 
     texts = [f"refund {i} parcel {i * 7} courier" for i in range(300)]
     expected = [FakeEmbedder().embed(text) for text in texts]
-    monkeypatch.setattr(embedder_module, "_TOKEN_UNIT_BYTES", 2_000)
+    monkeypatch.setattr(token_units, "_KEPT_BYTES", 2_000)
     embedder = FakeEmbedder()
     assert [embedder.embed(text) for text in texts] == expected
-    assert 0 < len(embedder._token_units) < 50  # dropped along the way, refilled since
+    assert 0 < embedder._units.kept < 50  # dropped along the way, refilled since
