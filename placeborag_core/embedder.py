@@ -62,8 +62,8 @@ _NGRAM_SALT = np.uint64(0)
 _SPACE = 32
 _BLOCK = 1024  # texts per vectorised block in embed_many
 _FEW_TOKENS = 8  # up to this many new tokens are hashed with Python integers, not numpy
-# A feature's code is ``bucket * 4 + index`` into this table of its signed weight.
-_CODE_WEIGHTS = np.array([-_NGRAM_WEIGHT, _NGRAM_WEIGHT, -_WORD_WEIGHT, _WORD_WEIGHT])
+# A feature's signed weight by kind (0: n-gram, 2: word) plus its sign bit (1: positive).
+_WEIGHTS = (-_NGRAM_WEIGHT, _NGRAM_WEIGHT, -_WORD_WEIGHT, _WORD_WEIGHT)
 
 FeatureKind = Literal["word", "ngram", "cluster", "fallback"]
 FloatArray = npt.NDArray[np.float64]
@@ -190,7 +190,7 @@ class FakeEmbedder:
                 for name in self._clusters.names
             }
         self._tokens = TokenTable(self._hash_tokens, reserved=BOUNDARY)
-        self._units = TokenUnits(self._tokens, self._dimensions, _CODE_WEIGHTS)
+        self._units = TokenUnits(self._tokens, self._dimensions)
         self._pools = HalfPools(max_length=self._dimensions)
         self._fallback: FloatArray = self._fallback_vector()
         self._identity = self._compute_identity()
@@ -391,11 +391,9 @@ class FakeEmbedder:
         ends = np.cumsum(sizes)
         features = np.arange(int(ends[-1]) if len(ends) else 0, dtype=np.int64)
         features -= np.repeat(ends - sizes - table.starts[ids], sizes)
-        codes = table.codes[features]
         cells = np.repeat(rows * width, sizes)
-        cells += codes >> 2
-        weights = _CODE_WEIGHTS[codes & 3]
-        sums = np.bincount(cells, weights=weights, minlength=count * width).astype(
+        cells += table.buckets[features]
+        sums = np.bincount(cells, weights=table.weights[features], minlength=count * width).astype(
             np.float64, copy=False
         )
         return sums.reshape(count, width)
@@ -433,8 +431,8 @@ class FakeEmbedder:
         return fallback
 
     def _hash_tokens(self, new_tokens: list[str]) -> TokenFeatures:
-        """The features of new tokens, grouped by token in order: their codes (``bucket * 4 +
-        index`` into ``_CODE_WEIGHTS``) and how many features each token has.
+        """The features of new tokens, grouped by token in order: buckets, signed weights and
+        how many features each token has.
 
         Many tokens go through the vectorised :meth:`_hash`; a few (a query's new words) through
         :func:`~placeborag_core.hashing.span_hash`, which computes the same values with Python
@@ -444,8 +442,9 @@ class FakeEmbedder:
             hashed = self._hash([[token] for token in new_tokens])
             order = np.argsort(hashed.rows, kind="stable")
             sizes = np.bincount(hashed.rows, minlength=len(new_tokens))
-            return _codes(hashed.buckets[order], hashed.values[order]), sizes.tolist()
-        codes: list[int] = []
+            return hashed.buckets[order], hashed.values[order], sizes.tolist()
+        buckets: list[int] = []
+        weights: list[float] = []
         sizes_out: list[int] = []
         width, key = self._dimensions, self._key
         word_salt, ngram_salt = int(_WORD_SALT), int(_NGRAM_SALT)
@@ -456,10 +455,10 @@ class FakeEmbedder:
                 spans.extend((start, n, ngram_salt, 0) for start in range(len(code_points) - n + 1))
             for start, length, salt, kind in spans:
                 value = span_hash(code_points, start, length, salt, key)
-                bucket = ((value >> 32) * width) >> 32
-                codes.append(bucket * 4 + kind + (value & 1))
+                buckets.append(((value >> 32) * width) >> 32)
+                weights.append(_WEIGHTS[kind + (value & 1)])
             sizes_out.append(len(spans))
-        return codes, sizes_out
+        return buckets, weights, sizes_out
 
     def _hash(self, token_lists: list[list[str]]) -> _HashedFeatures:
         """Find and hash every feature of a batch of token lists at once.
@@ -526,13 +525,6 @@ class FakeEmbedder:
         }
         encoded = json.dumps(spec, sort_keys=True, ensure_ascii=False).encode("utf-8")
         return hashlib.blake2b(encoded, digest_size=8).hexdigest()
-
-
-def _codes(buckets: npt.NDArray[np.int64], weights: FloatArray) -> npt.NDArray[np.int64]:
-    """Pack bucket and signed weight into one code (see ``_CODE_WEIGHTS``)."""
-    index = 2 * (np.abs(weights) == _WORD_WEIGHT) + (weights > 0)
-    packed: npt.NDArray[np.int64] = buckets * 4 + index.astype(np.int64)
-    return packed
 
 
 def cosine_similarity(a: Sequence[float] | FloatArray, b: Sequence[float] | FloatArray) -> float:

@@ -20,9 +20,10 @@ import numpy.typing as npt
 __all__ = ["Hasher", "TokenFeatures", "TokenTable"]
 
 IntArray = npt.NDArray[np.int64]
-#: The features of new tokens, grouped by token in order: one int code each (the embedder packs
-#: bucket and signed weight into it), and the number of features of each token.
-TokenFeatures = tuple[IntArray | list[int], list[int]]
+FloatArray = npt.NDArray[np.float64]
+#: The features of new tokens, grouped by token in order: each feature's bucket and signed
+#: weight, and the number of features of each token (arrays or plain lists).
+TokenFeatures = tuple[IntArray | list[int], FloatArray | list[float], list[int]]
 Hasher = Callable[[list[str]], TokenFeatures]
 
 
@@ -30,14 +31,15 @@ class _Snapshot:
     """One generation of the table. Readers hold a snapshot; only the writer mutates it, and a
     token's id is published only after its codes are in place."""
 
-    __slots__ = ("codes", "ids", "sizes", "spans", "starts", "tokens", "used")
+    __slots__ = ("buckets", "ids", "sizes", "spans", "starts", "tokens", "used", "weights")
 
     def __init__(self) -> None:
         self.ids: dict[str, int] = {}
-        self.spans: list[slice] = []  # per token id: its features' slice of ``codes``
+        self.spans: list[slice] = []  # per token id: its features' slice of the flat arrays
         self.tokens = 0
         self.used = 0
-        self.codes: IntArray = np.zeros(1 << 14, dtype=np.int64)  # every token's feature codes
+        self.buckets: IntArray = np.zeros(1 << 14, dtype=np.int64)
+        self.weights: FloatArray = np.zeros(1 << 14, dtype=np.float64)
         self.starts: IntArray = np.zeros(1 << 12, dtype=np.int64)
         self.sizes: IntArray = np.zeros(1 << 12, dtype=np.int64)
 
@@ -92,12 +94,14 @@ class TokenTable:
             return snapshot
 
     def _append(self, snapshot: _Snapshot, missing: list[str]) -> None:
-        codes, sizes = self._hasher(missing)
-        first, used, added, count = snapshot.tokens, snapshot.used, len(codes), len(missing)
-        snapshot.codes = _grown(snapshot.codes, used + added)
+        buckets, weights, sizes = self._hasher(missing)
+        first, used, added, count = snapshot.tokens, snapshot.used, len(buckets), len(missing)
+        snapshot.buckets = _grown(snapshot.buckets, used + added)
+        snapshot.weights = _grown(snapshot.weights, used + added)
         snapshot.starts = _grown(snapshot.starts, first + count)
         snapshot.sizes = _grown(snapshot.sizes, first + count)
-        snapshot.codes[used : used + added] = codes
+        snapshot.buckets[used : used + added] = buckets
+        snapshot.weights[used : used + added] = weights
         bounds = list(itertools.accumulate(sizes, initial=used))
         snapshot.starts[first : first + count] = bounds[:-1]
         snapshot.sizes[first : first + count] = sizes

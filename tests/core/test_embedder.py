@@ -335,12 +335,15 @@ def test_the_scalar_and_vectorised_feature_hashes_agree(token_list: list[str]) -
         vectorised = embedder._hash_tokens(token_list)
     finally:
         embedder_module._FEW_TOKENS = few
-    sizes = scalar[1]
-    assert list(vectorised[1]) == list(sizes)
+    sizes = scalar[2]
+    assert list(vectorised[2]) == list(sizes)
     bounds = np.cumsum([0, *sizes])
-    a_list, b_list = list(np.asarray(scalar[0]).tolist()), list(np.asarray(vectorised[0]).tolist())
-    for lo, hi in itertools.pairwise(bounds):  # same feature codes per token
-        assert sorted(a_list[lo:hi]) == sorted(b_list[lo:hi])
+    a_pairs = list(zip(np.asarray(scalar[0]).tolist(), np.asarray(scalar[1]).tolist(), strict=True))
+    b_pairs = list(
+        zip(np.asarray(vectorised[0]).tolist(), np.asarray(vectorised[1]).tolist(), strict=True)
+    )
+    for lo, hi in itertools.pairwise(bounds):  # same (bucket, weight) features per token
+        assert sorted(a_pairs[lo:hi]) == sorted(b_pairs[lo:hi])
 
 
 @pytest.mark.parametrize(
