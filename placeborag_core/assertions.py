@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from placeborag_core.explain import explain
+from placeborag_core.explanation import explain
 
 if TYPE_CHECKING:
     from placeborag_core.records import Match, Trace

@@ -18,7 +18,7 @@ from typing import TextIO
 from placeborag_core._version import __version__
 from placeborag_core.chunking import WordChunker
 from placeborag_core.embedder import FakeEmbedder
-from placeborag_core.explain import explain
+from placeborag_core.explanation import explain
 from placeborag_core.manifest import (
     DriftError,
     Manifest,

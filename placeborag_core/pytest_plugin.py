@@ -17,13 +17,27 @@ the closest winning. Option names are checked before the test's fixtures are set
 option errors the test even when it uses no placeborag fixture; values are checked by the
 constructors when a fixture builds the object.
 
+Adapter plugins are found through the ``placeborag.fixtures`` entry-point group (each entry names
+a fixture and the plugin module that defines it) and registered by this plugin, under the module's
+top-level package name (so ``-p no:placeborag_langchain`` still disables one). A plugin module
+whose framework is not installed fails to import; its fixtures are then registered as stand-ins
+that fail the test requesting them with the adapter's own ``ImportError`` message, which names the
+extra to install. Nothing else in the session is affected.
+
 Adapter plugins add option names by implementing ``pytest_placeborag_extra_options`` (see
-``placeborag_core._pytest_hookspecs``) and read the routed options with ``marker_options(request)``.
+``placeborag_core._pytest_hookspecs``), read the routed options with ``marker_options(request)``
+and build their objects with ``build_from_options``.
+
+Loading the plugin imports neither numpy nor the store: the marker is registered by name, and its
+full signature (read from the constructors) only when ``pytest --markers`` asks for it.
 """
 
 from __future__ import annotations
 
+import importlib
+import types
 from collections.abc import Callable
+from importlib.metadata import entry_points
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import pytest
@@ -35,27 +49,65 @@ if TYPE_CHECKING:
     from placeborag_core.embedder import FakeEmbedder
     from placeborag_core.store import FakeVectorStore
 
-__all__ = ["fake_embedder", "fake_vector_store", "marker_options"]
+__all__ = ["build_from_options", "fake_embedder", "fake_vector_store", "marker_options"]
 
 MARKER = "placeborag"
+ADAPTER_FIXTURES = "placeborag.fixtures"  # entry-point group: fixture name = "plugin.module"
 _EXTRA_KEY = pytest.StashKey[tuple[str, ...]]()
 _ROUTED_KEY = pytest.StashKey[RoutedOptions]()
 _T = TypeVar("_T")
 
 
 def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
-    """Make ``pytest_placeborag_extra_options`` known, so adapter plugins can implement it."""
+    """Make ``pytest_placeborag_extra_options`` known, then register the adapter plugins."""
     pluginmanager.add_hookspecs(_pytest_hookspecs)
+    for module_name, fixtures in _adapter_fixtures().items():
+        plugin_name = module_name.partition(".")[0]
+        if pluginmanager.is_blocked(plugin_name) or pluginmanager.has_plugin(plugin_name):
+            continue
+        try:
+            plugin = importlib.import_module(module_name)
+        except ImportError as missing:
+            plugin = _unavailable(plugin_name, fixtures, str(missing))
+        pluginmanager.register(plugin, plugin_name)
+
+
+def _adapter_fixtures() -> dict[str, list[str]]:
+    """The adapter plugin modules declared in the entry-point group, with their fixture names."""
+    by_module: dict[str, list[str]] = {}
+    for entry in entry_points(group=ADAPTER_FIXTURES):
+        by_module.setdefault(entry.value, []).append(entry.name)
+    return dict(sorted(by_module.items()))
+
+
+def _unavailable(plugin_name: str, fixtures: list[str], reason: str) -> types.ModuleType:
+    """A stand-in plugin whose fixtures fail the requesting test with ``reason``."""
+    stand_in = types.ModuleType(plugin_name, f"{plugin_name} is unavailable: {reason}")
+
+    def failing(name: str) -> Any:
+        def fixture() -> None:
+            _fail(f"fixture {name!r} is unavailable: {reason}")
+
+        return pytest.fixture(name=name)(fixture)
+
+    for name in fixtures:
+        setattr(stand_in, name, failing(name))
+    return stand_in
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Collect the adapters' extra option names and register the marker with its full signature."""
+    """Collect the adapters' extra option names and register the marker.
+
+    The marker's signature lists every option with its default, which means importing the
+    constructors (and numpy); that is done only for ``pytest --markers``, where it is shown.
+    """
     declared = config.hook.pytest_placeborag_extra_options()
     extra = sorted({name for names in declared for name in names})
     config.stash[_EXTRA_KEY] = tuple(extra)
+    signature = marker_signature(extra) if getattr(config.option, "markers", False) else MARKER
     config.addinivalue_line(
         "markers",
-        f"{marker_signature(extra)}: configure the placeborag fixtures; each option goes to "
+        f"{signature}: configure the placeborag fixtures; each option goes to "
         "FakeEmbedder or FakeVectorStore by name, and the closest marker wins",
     )
 
@@ -104,11 +156,14 @@ def marker_options(request: pytest.FixtureRequest) -> RoutedOptions:
     return item.stash[_ROUTED_KEY]
 
 
-def _build(factory: Callable[..., _T], options: dict[str, Any], **wired: Any) -> _T:
-    """Call ``factory(**wired, **options)``; a rejected value fails the test with its message."""
+def build_from_options(
+    factory: Callable[..., _T], options: dict[str, Any], *args: Any, **wired: Any
+) -> _T:
+    """Call ``factory(*args, **wired, **options)`` for a fixture; a value the factory rejects
+    (``TypeError`` or ``ValueError``) fails the test with the options and the factory's message."""
     __tracebackhide__ = True
     try:
-        return factory(**wired, **options)
+        return factory(*args, **wired, **options)
     except (TypeError, ValueError) as exc:
         name = getattr(factory, "__name__", repr(factory))
         message = f"placeborag marker options {options!r} rejected by {name}: "
@@ -121,7 +176,7 @@ def fake_embedder(request: pytest.FixtureRequest) -> FakeEmbedder:
     """A fresh ``FakeEmbedder`` for this test, configured by the ``placeborag`` marker."""
     from placeborag_core.embedder import FakeEmbedder
 
-    return _build(FakeEmbedder, marker_options(request).embedder)
+    return build_from_options(FakeEmbedder, marker_options(request).embedder)
 
 
 @pytest.fixture
@@ -131,4 +186,6 @@ def fake_vector_store(
     """A fresh, empty ``FakeVectorStore`` for this test, built on this test's ``fake_embedder``."""
     from placeborag_core.store import FakeVectorStore
 
-    return _build(FakeVectorStore, marker_options(request).store, embedder=fake_embedder)
+    return build_from_options(
+        FakeVectorStore, marker_options(request).store, embedder=fake_embedder
+    )

@@ -5,14 +5,23 @@
   integration (``profile=``), or like a strict, clean store (the default profile).
 - ``CannedRetriever``: a ``BaseRetriever`` returning fixed nodes per query.
 
-The names are imported on first use, so importing this package (as pytest does for the plugin
-entry point) works even where LlamaIndex is not installed.
+Importing this package without LlamaIndex raises an ``ImportError`` naming the extra to install.
+With LlamaIndex installed, the names are imported on first use, so the pytest plugin beside them
+loads without importing LlamaIndex.
 """
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from placeborag_core.lazy_imports import lazy_exports, require_framework
+
+require_framework(
+    "llama_index.core",
+    package=__name__,
+    framework="LlamaIndex (llama-index-core)",
+    extra="llamaindex",
+)
 
 if TYPE_CHECKING:
     from placeborag_llamaindex.embedding import PlaceboEmbedding
@@ -28,17 +37,13 @@ __all__ = [
     "PlaceboVectorStore",
 ]
 
-_HOMES = {
-    "FACTS": "placeborag_llamaindex.integrations",
-    "CannedRetriever": "placeborag_llamaindex.retriever",
-    "IntegrationFacts": "placeborag_llamaindex.integrations",
-    "PlaceboEmbedding": "placeborag_llamaindex.embedding",
-    "PlaceboVectorStore": "placeborag_llamaindex.vector_store",
-}
-
-
-def __getattr__(name: str) -> Any:
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module 'placeborag_llamaindex' has no attribute {name!r}")
-    return getattr(importlib.import_module(home), name)
+__getattr__, __dir__ = lazy_exports(
+    __name__,
+    {
+        "FACTS": "integrations",
+        "CannedRetriever": "retriever",
+        "IntegrationFacts": "integrations",
+        "PlaceboEmbedding": "embedding",
+        "PlaceboVectorStore": "vector_store",
+    },
+)

@@ -73,25 +73,3 @@ def test_misspelled_and_bad_options_fail_clearly(pytester: pytest.Pytester) -> N
             "*rejected by PlaceboVectorStore: ValueError: no LangChain integration*weaviate*",
         ]
     )
-
-
-def test_plugin_registers_nothing_without_langchain(monkeypatch: pytest.MonkeyPatch) -> None:
-    import importlib.util
-
-    import placeborag_langchain.pytest_plugin as plugin
-
-    real_find_spec = importlib.util.find_spec
-
-    def find_spec(name: str, *args: object) -> object:
-        return None if name == "langchain_core" else real_find_spec(name, *args)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(importlib.util, "find_spec", find_spec)
-    spec = importlib.util.spec_from_file_location("plugin_without_langchain", plugin.__file__)
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    assert module.__all__ == []
-    assert not hasattr(module, "langchain_vector_store")
-    assert not hasattr(module, "pytest_placeborag_extra_options")
-    assert hasattr(plugin, "langchain_vector_store")

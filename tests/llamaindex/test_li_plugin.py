@@ -1,9 +1,6 @@
-"""The pytest plugin: fixtures configured by the placeborag marker, absent without LlamaIndex."""
+"""The pytest plugin: fixtures configured by the placeborag marker."""
 
 from __future__ import annotations
-
-import subprocess
-import sys
 
 import pytest
 
@@ -86,32 +83,3 @@ def test_rejected_value_fails_with_the_constructor_message(pytester: pytest.Pyte
     result.stdout.fnmatch_lines(
         ["*rejected by PlaceboVectorStore*has no LlamaIndex integration facts*"]
     )
-
-
-def test_nothing_is_registered_when_llama_index_is_missing() -> None:
-    code = (
-        "import sys; sys.modules['llama_index.core'] = None\n"
-        "import placeborag_llamaindex, placeborag_llamaindex.pytest_plugin as plugin\n"
-        "names = [n for n in vars(plugin) if n.startswith(('llamaindex_', 'pytest_'))]\n"
-        "print(plugin.llamaindex_available(), sorted(names))\n"
-    )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert done.stdout.split("\n")[0] == "False ['llamaindex_available']"
-
-
-def test_loading_the_plugin_imports_no_framework() -> None:
-    code = (
-        "import sys\n"
-        "import placeborag_llamaindex.pytest_plugin as plugin\n"
-        "print(plugin.llamaindex_available(), hasattr(plugin, 'llamaindex_vector_store'),\n"
-        "      sorted(m for m in sys.modules if m.split('.')[0] == 'llama_index'))\n"
-    )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert done.stdout.strip() == "True True ['llama_index']"
-
-
-def test_plugin_registers_the_fixtures_when_llama_index_is_present() -> None:
-    from placeborag_llamaindex import pytest_plugin
-
-    assert pytest_plugin.llamaindex_available()
-    assert {"llamaindex_embed_model", "llamaindex_vector_store"} <= set(pytest_plugin.__all__)

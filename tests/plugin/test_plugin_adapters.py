@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import pytest
 
 from placeborag_core.options import marker_signature
@@ -67,20 +64,6 @@ def test_extra_options_appear_in_the_marker_signature(isolated: pytest.Pytester)
         [literal(f"@pytest.mark.{marker_signature(['namespace'])}: ") + "*"]
     )
     assert "namespace=...)" in marker_signature(["namespace"])
-
-
-def test_importing_the_core_plugin_imports_no_framework() -> None:
-    code = (
-        "import sys\n"
-        "import placeborag_core.pytest_plugin\n"
-        "loaded = sorted(m for m in sys.modules if m.split('.')[0] in "
-        "('langchain', 'langchain_core', 'llama_index'))\n"
-        "print(loaded)\n"
-    )
-    completed = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True
-    )
-    assert completed.stdout.strip() == "[]"
 
 
 def test_marker_options_needs_a_test_level_request(isolated: pytest.Pytester) -> None:
