@@ -1,7 +1,8 @@
 """The half of a RAG pipeline below the retrieval seam: ranking, dedup, budget, template, model.
 
 This module never imports a vector store or a framework. It takes the retriever as a parameter, so
-a test can hand it any list of chunks -- a canned context state from ``placeborag_core.scenarios``
+a test can hand it any list of chunks -- a canned context state from
+``placeborag_core.testing.scenarios``
 or the results of a seeded ``FakeVectorStore`` -- and assert on the prompt it builds:
 
 - ``build_prompt`` returns the messages *and* which chunk ids were used, dropped for the budget,

@@ -33,7 +33,7 @@ from placeborag_core import (
     check_drift,
     context_states,
 )
-from placeborag_core.scenarios import CannedChunk
+from placeborag_core.testing.scenarios import CannedChunk
 
 QUESTION = "How long do refunds take?"
 

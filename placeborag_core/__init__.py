@@ -16,18 +16,9 @@ from placeborag_core._version import __version__
 from placeborag_core.lazy_imports import lazy_exports
 
 if TYPE_CHECKING:
-    from placeborag_core.assertions import assert_top_k, assert_top_k_unordered
-    from placeborag_core.chunking import Span, WordChunker
-    from placeborag_core.embedder import FakeEmbedder, cosine_similarity
-    from placeborag_core.errors import (
-        DimensionError,
-        FilterError,
-        RetrievalError,
-        RetrievalTimeout,
-    )
-    from placeborag_core.explanation import Explanation, SharedFeature, explain
-    from placeborag_core.isolation import IsolationError, assert_tenant_isolation
-    from placeborag_core.manifest import (
+    from placeborag_core.backends import PROFILES, Profile
+    from placeborag_core.corpus.chunking import Span, WordChunker
+    from placeborag_core.corpus.manifest import (
         Drift,
         DriftError,
         Manifest,
@@ -35,11 +26,7 @@ if TYPE_CHECKING:
         build_manifest,
         check_drift,
     )
-    from placeborag_core.options import OptionError, RoutedOptions, route_options
-    from placeborag_core.profiles import PROFILES, Profile
-    from placeborag_core.records import Match, Record, Trace
-    from placeborag_core.scenarios import CannedChunk, ContextState, context_states
-    from placeborag_core.seeding import (
+    from placeborag_core.corpus.seeding import (
         Document,
         DocumentsFileError,
         SeedReport,
@@ -49,7 +36,20 @@ if TYPE_CHECKING:
         seed_namespaces,
         seed_store,
     )
+    from placeborag_core.embedding.embedder import FakeEmbedder, cosine_similarity
+    from placeborag_core.errors import (
+        DimensionError,
+        FilterError,
+        RetrievalError,
+        RetrievalTimeout,
+    )
+    from placeborag_core.records import Match, Record, Trace
     from placeborag_core.store import FakeVectorStore
+    from placeborag_core.testing.assertions import assert_top_k, assert_top_k_unordered
+    from placeborag_core.testing.explanation import Explanation, SharedFeature, explain
+    from placeborag_core.testing.isolation import IsolationError, assert_tenant_isolation
+    from placeborag_core.testing.options import OptionError, RoutedOptions, route_options
+    from placeborag_core.testing.scenarios import CannedChunk, ContextState, context_states
 
 __all__ = [
     "PROFILES",
@@ -98,13 +98,13 @@ __all__ = [
 
 # Where each public name is defined; a name is imported from its home the first time it is read.
 _HOMES = {
-    "assertions": ("assert_top_k", "assert_top_k_unordered"),
-    "chunking": ("Span", "WordChunker"),
-    "embedder": ("FakeEmbedder", "cosine_similarity"),
+    "testing.assertions": ("assert_top_k", "assert_top_k_unordered"),
+    "corpus.chunking": ("Span", "WordChunker"),
+    "embedding.embedder": ("FakeEmbedder", "cosine_similarity"),
     "errors": ("DimensionError", "FilterError", "RetrievalError", "RetrievalTimeout"),
-    "explanation": ("Explanation", "SharedFeature", "explain"),
-    "isolation": ("IsolationError", "assert_tenant_isolation"),
-    "manifest": (
+    "testing.explanation": ("Explanation", "SharedFeature", "explain"),
+    "testing.isolation": ("IsolationError", "assert_tenant_isolation"),
+    "corpus.manifest": (
         "Drift",
         "DriftError",
         "Manifest",
@@ -112,11 +112,11 @@ _HOMES = {
         "build_manifest",
         "check_drift",
     ),
-    "options": ("OptionError", "RoutedOptions", "route_options"),
-    "profiles": ("PROFILES", "Profile"),
+    "testing.options": ("OptionError", "RoutedOptions", "route_options"),
+    "backends": ("PROFILES", "Profile"),
     "records": ("Match", "Record", "Trace"),
-    "scenarios": ("CannedChunk", "ContextState", "context_states"),
-    "seeding": (
+    "testing.scenarios": ("CannedChunk", "ContextState", "context_states"),
+    "corpus.seeding": (
         "Document",
         "DocumentsFileError",
         "SeedReport",

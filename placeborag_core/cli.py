@@ -16,23 +16,23 @@ from pathlib import Path
 from typing import TextIO
 
 from placeborag_core._version import __version__
-from placeborag_core.chunking import WordChunker
-from placeborag_core.embedder import FakeEmbedder
-from placeborag_core.explanation import explain
-from placeborag_core.manifest import (
+from placeborag_core.corpus.chunking import WordChunker
+from placeborag_core.corpus.manifest import (
     DriftError,
     Manifest,
     ManifestError,
     build_manifest,
     check_drift,
 )
-from placeborag_core.seeding import (
+from placeborag_core.corpus.seeding import (
     DocumentsFileError,
     chunk_documents,
     read_documents_jsonl,
     seed_store,
 )
-from placeborag_core.store import FakeVectorStore
+from placeborag_core.embedding.embedder import FakeEmbedder
+from placeborag_core.store.vector_store import FakeVectorStore
+from placeborag_core.testing.explanation import explain
 
 __all__ = ["main"]
 

@@ -16,13 +16,13 @@ import importlib
 from collections.abc import Sequence
 from typing import Any, TextIO
 
-from placeborag_core.embedder import FakeEmbedder
+from placeborag_core.backends.profiles import PROFILES
+from placeborag_core.corpus.manifest import DriftError, build_manifest, check_drift
+from placeborag_core.corpus.seeding import Document, seed_store
+from placeborag_core.embedding.embedder import FakeEmbedder
 from placeborag_core.errors import RetrievalError
-from placeborag_core.manifest import DriftError, build_manifest, check_drift
-from placeborag_core.profiles import PROFILES
 from placeborag_core.records import Match
-from placeborag_core.seeding import Document, seed_store
-from placeborag_core.store import FakeVectorStore
+from placeborag_core.store.vector_store import FakeVectorStore
 
 __all__ = ["KNOWLEDGE_BASE", "format_table", "run_demo"]
 

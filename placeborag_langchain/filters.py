@@ -16,9 +16,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from placeborag_core.clauses import ALWAYS, NEVER, conjunction, disjunction, negation
+from placeborag_core.backends.qdrant.filters import QdrantPayload, read_qdrant_filter
 from placeborag_core.filters import Predicate
-from placeborag_core.qdrant_filters import QdrantPayload, read_qdrant_filter
+from placeborag_core.filters.clauses import ALWAYS, NEVER, conjunction, disjunction, negation
 from placeborag_langchain.ids import canonical_qdrant_id
 
 __all__ = ["TranslatedFilter", "translate_filter"]

@@ -4,7 +4,8 @@
 The core plugin registers this module (it is declared in the ``placeborag.fixtures`` entry-point
 group). LangChain itself is imported when a fixture is first used, so a session that does not use
 these fixtures does not pay for it. Marker options are routed by the core plugin
-(``placeborag_core.pytest_plugin.marker_options``): embedder options go to ``PlaceboEmbeddings``,
+(``placeborag_core.testing.pytest_plugin.marker_options``): embedder options go to
+``PlaceboEmbeddings``,
 store options to ``PlaceboVectorStore``, plus this plugin's own ``namespace``,
 ``collection_name`` and (FAISS) ``distance_strategy``.
 """
@@ -16,7 +17,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from placeborag_core.pytest_plugin import build_from_options, marker_options
+from placeborag_core.testing.pytest_plugin import build_from_options, marker_options
 
 if TYPE_CHECKING:
     from placeborag_langchain.embeddings import PlaceboEmbeddings

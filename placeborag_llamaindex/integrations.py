@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Literal
 
-from placeborag_core.qdrant_filters import QdrantPayload
+from placeborag_core.backends.qdrant.filters import QdrantPayload
 from placeborag_llamaindex.filters import Translator, chroma_where, default_where, qdrant_where
 
 __all__ = ["FACTS", "IntegrationFacts", "facts_for"]

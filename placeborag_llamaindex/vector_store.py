@@ -30,8 +30,8 @@ from llama_index.core.vector_stores.utils import metadata_dict_to_node, node_to_
 from pydantic import ConfigDict, PrivateAttr
 
 from placeborag_core import FakeEmbedder, FakeVectorStore, Match, Record
+from placeborag_core.backends.qdrant.filters import read_qdrant_filter
 from placeborag_core.filters import Predicate
-from placeborag_core.qdrant_filters import read_qdrant_filter
 from placeborag_llamaindex import persist
 from placeborag_llamaindex.embedding import PlaceboEmbedding
 from placeborag_llamaindex.integrations import IntegrationFacts, facts_for

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from placeborag_core.cli import PROGRESS_THRESHOLD, main
-from placeborag_core.manifest import Manifest
+from placeborag_core.corpus.manifest import Manifest
 
 DOCS = [
     {"id": "refunds", "text": "Refunds are paid within five business days.", "namespace": "acme"},

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from placeborag_core import FakeEmbedder, cosine_similarity
-from placeborag_core.clusters import jitter
+from placeborag_core.embedding.clusters import jitter
 
 CLUSTERS = {
     "refund": ["refund policy", "money back", "hogyan kérek vissza pénzt"],

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from placeborag_core import FakeEmbedder, cosine_similarity
-from placeborag_core.embedder import MIN_DIMENSIONS
+from placeborag_core.embedding.embedder import MIN_DIMENSIONS
 
 EMBEDDER = FakeEmbedder()
 
@@ -325,7 +325,7 @@ def test_large_batches_are_embedded_in_blocks_with_identical_rows() -> None:
     )
 )
 def test_the_scalar_and_vectorised_feature_hashes_agree(token_list: list[str]) -> None:
-    import placeborag_core.embedder as embedder_module
+    import placeborag_core.embedding.embedder as embedder_module
 
     embedder = FakeEmbedder(dimensions=64)
     scalar = embedder._hash_tokens(token_list)  # a few tokens: Python integers
@@ -350,7 +350,7 @@ def test_the_scalar_and_vectorised_feature_hashes_agree(token_list: list[str]) -
     "text", ["Refund\x00Policy", "a\x00", "\x00", "x_y-z", "TAB\tand\nlines", "naïve\x00café"]
 )
 def test_single_text_tokens_match_the_batch_tokeniser(text: str) -> None:
-    from placeborag_core.text import tokenise_many, tokens
+    from placeborag_core.embedding.text import tokenise_many, tokens
 
     assert tokens(text) == tokenise_many([text])[0] == tokenise_many(["x", text, "y"])[1]
 
@@ -437,7 +437,7 @@ def test_embed_returns_a_fresh_list_each_time() -> None:
 def test_kept_token_units_are_dropped_past_their_budget_without_changing_vectors(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    import placeborag_core.token_units as token_units
+    import placeborag_core.embedding._speed.token_units as token_units
 
     texts = [f"refund {i} parcel {i * 7} courier" for i in range(300)]
     expected = [FakeEmbedder().embed(text) for text in texts]

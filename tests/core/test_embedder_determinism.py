@@ -1,7 +1,7 @@
 """Vectors are a pure function of their inputs: the same in every process and on every machine.
 
 The golden digest pins this version's vectors. It changes only on purpose, together with
-``placeborag_core.embedder.ALGORITHM`` and a CHANGELOG line, because users pin rankings.
+``placeborag_core.embedding.embedder.ALGORITHM`` and a CHANGELOG line, because users pin rankings.
 """
 
 from __future__ import annotations

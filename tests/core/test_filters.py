@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from placeborag_core import PROFILES, FakeVectorStore, FilterError
 from placeborag_core.filters import compile_filter
-from placeborag_core.partition import Batch, Partition
+from placeborag_core.store.partition import Batch, Partition
 
 RECORDS: dict[str, dict[str, Any]] = {
     "r1": {"color": "red", "n": 1},

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import placeborag_core.half_pools as half_pools
-from placeborag_core.half_pools import HalfPools
+import placeborag_core.embedding._speed.half_pools as half_pools
+from placeborag_core.embedding._speed.half_pools import HalfPools
 
 
 def _division(doubled: np.ndarray) -> list[float]:

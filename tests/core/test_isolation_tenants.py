@@ -7,11 +7,11 @@ from typing import Any
 
 import pytest
 
-from placeborag_core.embedder import FakeEmbedder
-from placeborag_core.isolation import IsolationError, Leak, assert_tenant_isolation
+from placeborag_core.corpus.seeding import Document, seed_namespaces
+from placeborag_core.embedding.embedder import FakeEmbedder
 from placeborag_core.records import Match
-from placeborag_core.seeding import Document, seed_namespaces
 from placeborag_core.store import FakeVectorStore
+from placeborag_core.testing.isolation import IsolationError, Leak, assert_tenant_isolation
 
 # Each tenant holds near-duplicates of the other's documents: if a query in one namespace could
 # see the other, the other's chunk would rank at the top and the check would name it.

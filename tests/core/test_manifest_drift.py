@@ -8,9 +8,8 @@ from typing import Any
 
 import pytest
 
-from placeborag_core.chunking import WordChunker
-from placeborag_core.embedder import FakeEmbedder
-from placeborag_core.manifest import (
+from placeborag_core.corpus.chunking import WordChunker
+from placeborag_core.corpus.manifest import (
     POINTS_AT_DOCUMENTS,
     POINTS_AT_EMBEDDING,
     POINTS_AT_TENANTS,
@@ -26,7 +25,8 @@ from placeborag_core.manifest import (
     tenant_set_digest,
     vector_digest,
 )
-from placeborag_core.seeding import Document, seed_namespaces
+from placeborag_core.corpus.seeding import Document, seed_namespaces
+from placeborag_core.embedding.embedder import FakeEmbedder
 from placeborag_core.store import FakeVectorStore
 
 CHUNKER = WordChunker(size=4)

@@ -8,8 +8,12 @@ from typing import Any
 import pytest
 
 from placeborag_core import FakeEmbedder, OptionError, RoutedOptions, route_options
-from placeborag_core.options import embedder_option_names, marker_signature, store_option_names
 from placeborag_core.store import FakeVectorStore
+from placeborag_core.testing.options import (
+    embedder_option_names,
+    marker_signature,
+    store_option_names,
+)
 
 EMBEDDER_OPTIONS = ("model_name", "dimensions", "clusters", "cluster_match", "cluster_spread")
 STORE_OPTIONS = ("profile", "metric", "filter_mode", "recall", "visibility", "orphaned_ids")
@@ -110,7 +114,7 @@ def test_a_new_constructor_parameter_is_an_option_at_once(monkeypatch: pytest.Mo
         def __init__(self, dimensions: int = 384, *, flavour: str = "plain") -> None:
             super().__init__(dimensions=dimensions)
 
-    monkeypatch.setattr("placeborag_core.embedder.FakeEmbedder", WithFlavour)
+    monkeypatch.setattr("placeborag_core.embedding.embedder.FakeEmbedder", WithFlavour)
     assert route_options([{"flavour": "salty"}]).embedder == {"flavour": "salty"}
     with pytest.raises(OptionError, match="did you mean 'flavour'"):
         route_options([{"flavor": "salty"}])
@@ -121,7 +125,7 @@ def test_a_name_both_constructors_accept_goes_to_both(monkeypatch: pytest.Monkey
         def __init__(self, embedder: Any = None, dimensions: int | None = None) -> None:
             super().__init__(embedder)
 
-    monkeypatch.setattr("placeborag_core.store.FakeVectorStore", Sized)
+    monkeypatch.setattr("placeborag_core.store.vector_store.FakeVectorStore", Sized)
     routed = route_options([{"dimensions": 16}])
     assert routed.embedder == {"dimensions": 16}
     assert routed.store == {"dimensions": 16}

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from placeborag_core import FakeVectorStore
-from placeborag_core.clauses import ALWAYS, NEVER, conjunction, disjunction, negation
-from placeborag_core.qdrant_filters import QdrantPayload, QdrantWhere, read_qdrant_filter
+from placeborag_core.backends.qdrant.filters import QdrantPayload, QdrantWhere, read_qdrant_filter
+from placeborag_core.filters.clauses import ALWAYS, NEVER, conjunction, disjunction, negation
 
 TEXTS = {"1": "refund policy", "2": "shipping times", "3": "refund window", "4": "gift cards"}
 META = {"1": {"lang": "en", "n": 1}, "2": {"lang": "de", "n": 2}, "3": {"lang": "en"}, "4": {}}

@@ -6,8 +6,9 @@ import dataclasses
 
 import pytest
 
+from placeborag_core.corpus.seeding import normalise_whitespace
 from placeborag_core.records import Match
-from placeborag_core.scenarios import (
+from placeborag_core.testing.scenarios import (
     CannedChunk,
     ContextState,
     context_states,
@@ -18,7 +19,6 @@ from placeborag_core.scenarios import (
     no_chunks,
     weak_chunk,
 )
-from placeborag_core.seeding import normalise_whitespace
 
 
 def test_every_state_is_listed_once_by_name() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from placeborag_core.scoring import FORMULAS, row_norms
+from placeborag_core.store.scoring import FORMULAS, row_norms
 
 
 def test_blocked_squared_l2_is_bit_identical_to_the_whole_matrix_recipe() -> None:

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from placeborag_core.chunking import Span, WordChunker
-from placeborag_core.seeding import (
+from placeborag_core.corpus.chunking import Span, WordChunker
+from placeborag_core.corpus.seeding import (
     CHUNK_METADATA_KEYS,
     Document,
     chunk_documents,

@@ -10,9 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from placeborag_core.chunking import WordChunker
-from placeborag_core.embedder import FakeEmbedder
-from placeborag_core.seeding import (
+from placeborag_core.corpus.chunking import WordChunker
+from placeborag_core.corpus.seeding import (
     Document,
     DocumentsFileError,
     SeedReport,
@@ -22,6 +21,7 @@ from placeborag_core.seeding import (
     seed_namespaces,
     seed_store,
 )
+from placeborag_core.embedding.embedder import FakeEmbedder
 from placeborag_core.store import FakeVectorStore
 
 CHUNKER = WordChunker(size=4)

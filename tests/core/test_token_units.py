@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from placeborag_core import FakeEmbedder
-from placeborag_core.token_table import TokenTable
-from placeborag_core.token_units import TokenUnits
+from placeborag_core.embedding._speed.token_table import TokenTable
+from placeborag_core.embedding._speed.token_units import TokenUnits
 
 
 def _table(features: dict[str, list[tuple[int, float]]]) -> TokenTable:

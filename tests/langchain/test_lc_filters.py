@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from lc_geometry import DOCS, META, QIDS, TableEmbeddings
 
-from placeborag_core.partition import Partition
+from placeborag_core.store.partition import Partition
 from placeborag_langchain import PlaceboVectorStore
 from placeborag_langchain.filters import TranslatedFilter, translate_filter
 

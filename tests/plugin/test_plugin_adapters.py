@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from placeborag_core.options import marker_signature
+from placeborag_core.testing.options import marker_signature
 
 from ._helpers import literal
 
 ADAPTER_CONFTEST = """
     import pytest
 
-    from placeborag_core.pytest_plugin import marker_options
+    from placeborag_core.testing.pytest_plugin import marker_options
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_placeborag_extra_options():
@@ -71,7 +71,7 @@ def test_marker_options_needs_a_test_level_request(isolated: pytest.Pytester) ->
         """
         import pytest
 
-        from placeborag_core.pytest_plugin import marker_options
+        from placeborag_core.testing.pytest_plugin import marker_options
 
         @pytest.fixture(scope="module")
         def wide(request):

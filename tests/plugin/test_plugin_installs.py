@@ -129,7 +129,7 @@ def test_loading_the_plugins_imports_no_framework_no_numpy_no_store() -> None:
     code = (
         "import sys, pytest\n"
         "before = set(sys.modules)\n"
-        "import placeborag_core.pytest_plugin, placeborag_langchain.pytest_plugin\n"
+        "import placeborag_core.testing.pytest_plugin, placeborag_langchain.pytest_plugin\n"
         "import placeborag_llamaindex.pytest_plugin\n"
         "heavy = ('numpy', 'langchain_core', 'llama_index.', 'pydantic', 'placeborag_core.store')\n"
         "print(sorted(m for m in set(sys.modules) - before if m.startswith(heavy)))\n"

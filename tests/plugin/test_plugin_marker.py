@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from placeborag_core import FakeEmbedder
-from placeborag_core.options import marker_signature
 from placeborag_core.store import FakeVectorStore
+from placeborag_core.testing.options import marker_signature
 
 from ._helpers import literal
 

@@ -2,7 +2,7 @@
 
 A vector is a pure function of (normalised text, model name, dimensions, cluster declaration):
 
-1. the text is normalised and split into tokens (:mod:`placeborag_core.text`);
+1. the text is normalised and split into tokens (:mod:`placeborag_core.embedding.text`);
 2. each token contributes one *word* feature (weight 1) and its character 3- and 4-grams, taken
    with boundary markers (`` refund `` gives `` re``, ``ref``, ..., ``nd ``), as *n-gram* features
    (weight 1/2);
@@ -14,7 +14,8 @@ texts that share nothing are near-orthogonal (up to hash collisions). Because ev
 multiple of 1/2, the sums are exact in binary floating point, so the batch path and the single-text
 path give bit-identical vectors in any order, on any machine.
 
-Declared clusters override the hashing for their members (:mod:`placeborag_core.clusters`).
+Declared clusters override the hashing for their members
+(:mod:`placeborag_core.embedding.clusters`).
 """
 
 from __future__ import annotations
@@ -29,12 +30,12 @@ from typing import Any, Literal, cast
 import numpy as np
 import numpy.typing as npt
 
-from placeborag_core.clusters import ClusterMatch, ClusterSpace, build_cluster_space
-from placeborag_core.half_pools import HalfPools
-from placeborag_core.hashing import derive_key, mix64, span_hash, span_hashes
-from placeborag_core.text import BOUNDARY, tokenise_flat, tokens
-from placeborag_core.token_table import TokenFeatures, TokenTable
-from placeborag_core.token_units import TokenUnits
+from placeborag_core.embedding._speed.half_pools import HalfPools
+from placeborag_core.embedding._speed.token_table import TokenFeatures, TokenTable
+from placeborag_core.embedding._speed.token_units import TokenUnits
+from placeborag_core.embedding.clusters import ClusterMatch, ClusterSpace, build_cluster_space
+from placeborag_core.embedding.hashing import derive_key, mix64, span_hash, span_hashes
+from placeborag_core.embedding.text import BOUNDARY, tokenise_flat, tokens
 
 __all__ = [
     "ALGORITHM",
@@ -253,8 +254,9 @@ class FakeEmbedder:
 
         The short route, bit-identical to :meth:`embed_many`: the text's vector in doubled
         integers is one ``bincount`` of its tokens' units
-        (:class:`~placeborag_core.token_units.TokenUnits`), and its floats come from
-        :class:`~placeborag_core.half_pools.HalfPools`. A few numpy calls
+        (:class:`~placeborag_core.embedding._speed.token_units.TokenUnits`), and its floats come
+        from
+        :class:`~placeborag_core.embedding._speed.half_pools.HalfPools`. A few numpy calls
         whatever the number of tokens, and no float object created per entry.
         """
         if not isinstance(text, str):
@@ -373,7 +375,8 @@ class FakeEmbedder:
         """The unnormalised vectors of a batch: per text and bucket, the sum of the signed
         feature weights (exact multiples of 1/2).
 
-        Each distinct token is hashed once (and interned, see :mod:`placeborag_core.token_table`);
+        Each distinct token is hashed once (and interned, see
+        :mod:`placeborag_core.embedding._speed.token_table`);
         the features of every token occurrence are then gathered with numpy and summed per text
         and bucket by one ``bincount``.
         """
@@ -411,7 +414,8 @@ class FakeEmbedder:
         """:meth:`embed_lists` for one block of texts.
 
         Entry ``j`` of a row is ``sum_j / norm`` with ``sum_j`` a multiple of 1/2, the division
-        :meth:`_embed_batch` performs; :meth:`~placeborag_core.half_pools.HalfPools.unit_lists`
+        :meth:`_embed_batch` performs;
+        :meth:`~placeborag_core.embedding._speed.half_pools.HalfPools.unit_lists`
         gathers these quotients from floats made once per squared norm in the block, so no
         float is created per entry and equal entries share one object, which also keeps the
         rows compact in memory.
@@ -435,7 +439,8 @@ class FakeEmbedder:
         how many features each token has.
 
         Many tokens go through the vectorised :meth:`_hash`; a few (a query's new words) through
-        :func:`~placeborag_core.hashing.span_hash`, which computes the same values with Python
+        :func:`~placeborag_core.embedding.hashing.span_hash`, which computes the same values with
+        Python
         integers without numpy's per-call overhead.
         """
         if len(new_tokens) > _FEW_TOKENS:

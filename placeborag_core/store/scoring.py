@@ -164,7 +164,8 @@ MATVEC_FORMULAS: frozenset[str] = frozenset(
 """Formulas that are one float32 matrix-vector product with no engine bit pattern to reproduce.
 
 Their scores are exact only on exactly representable geometry (integrations.md section 3), so the
-partition is free to lay the matrix out for them (:class:`~placeborag_core.partition.Partition`
+partition is free to lay the matrix out for them
+(:class:`~placeborag_core.store.partition.Partition`
 with ``grouped=True``): column-major, which OpenBLAS multiplies about 30% faster at 50,000 x 384,
 and scored in whole groups of :data:`ROW_GROUP` rows. BLAS kernels compute the last few rows of a
 matrix (those that do not fill a SIMD block) with other code than the rest, so without the groups

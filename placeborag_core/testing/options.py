@@ -22,7 +22,8 @@ An adapter plugin that accepts options of its own (for instance ``namespace`` or
 ``extra`` names land in ``RoutedOptions.extra`` and are otherwise opaque to the core. An extra name
 may not shadow a constructor option (that would make the routing ambiguous): doing so is a
 ``ValueError``, a bug in the plugin rather than in the test. Inside a pytest run, prefer
-``placeborag_core.pytest_plugin.marker_options(request)``, which passes the extra names of every
+``placeborag_core.testing.pytest_plugin.marker_options(request)``, which passes the extra names of
+every
 installed placeborag plugin, so a marker meant for another adapter is never rejected.
 
 Only names are checked here. Values are left to the constructors, so a bad value fails with the
@@ -88,16 +89,16 @@ def _parameter_names(cls: type) -> tuple[str, ...]:
 
 def embedder_option_names() -> tuple[str, ...]:
     """The marker options routed to ``FakeEmbedder``, read from its constructor."""
-    from placeborag_core import embedder
+    from placeborag_core.embedding.embedder import FakeEmbedder
 
-    return _parameter_names(embedder.FakeEmbedder)
+    return _parameter_names(FakeEmbedder)
 
 
 def store_option_names() -> tuple[str, ...]:
     """The marker options routed to ``FakeVectorStore``, read from its constructor."""
-    from placeborag_core import store
+    from placeborag_core.store.vector_store import FakeVectorStore
 
-    return _parameter_names(store.FakeVectorStore)
+    return _parameter_names(FakeVectorStore)
 
 
 def _check_extra(extra: Collection[str], taken: Collection[str]) -> tuple[str, ...]:
@@ -167,14 +168,15 @@ def marker_signature(extra: Collection[str] = ()) -> str:
     Embedder options first, then store options, then ``extra`` names (shown as ``name=...``), all in
     declaration order, so the text follows the constructors as they change.
     """
-    from placeborag_core import embedder, store
+    from placeborag_core.embedding.embedder import FakeEmbedder
+    from placeborag_core.store.vector_store import FakeVectorStore
 
     embedder_names = embedder_option_names()
     store_names = [n for n in store_option_names() if n not in embedder_names]
     extra_names = _check_extra(extra, {*embedder_names, *store_names})
     parts = [
-        *_signature_part(embedder.FakeEmbedder, embedder_names),
-        *_signature_part(store.FakeVectorStore, store_names),
+        *_signature_part(FakeEmbedder, embedder_names),
+        *_signature_part(FakeVectorStore, store_names),
         *(f"{name}=..." for name in extra_names),
     ]
     return f"placeborag({', '.join(parts)})"

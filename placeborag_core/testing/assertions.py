@@ -19,11 +19,11 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from placeborag_core.explanation import explain
+from placeborag_core.testing.explanation import explain
 
 if TYPE_CHECKING:
     from placeborag_core.records import Match, Trace
-    from placeborag_core.store import FakeVectorStore
+    from placeborag_core.store.vector_store import FakeVectorStore
 
 __all__ = ["assert_top_k", "assert_top_k_unordered"]
 

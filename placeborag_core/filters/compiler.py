@@ -8,7 +8,7 @@ the latter uses the partition's column index for equality, ``$in``, ``$ne``, ``$
 for the whole filter or for any clause inside ``$and``/``$or``/``$not`` (under the core
 structure), so a condition the dialect cannot say composes with the ones it can; so may an
 already compiled :class:`Predicate` (what the core's own translators, such as
-:mod:`placeborag_core.qdrant_filters`, build for conditions on a record's text or id).
+:mod:`placeborag_core.backends.qdrant.filters`, build for conditions on a record's text or id).
 
 What a filter *means* is not decided here by profile name: it comes from the
 :class:`FilterDialect` a profile carries (which operators exist, how a missing key behaves,

@@ -20,10 +20,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from placeborag_core.chunking import Chunker, WordChunker
+from placeborag_core.corpus.chunking import Chunker, WordChunker
 
 if TYPE_CHECKING:
-    from placeborag_core.store import FakeVectorStore
+    from placeborag_core.store.vector_store import FakeVectorStore
 
 __all__ = [
     "CHUNK_METADATA_KEYS",
@@ -124,7 +124,9 @@ class SeedReport:
 
 def core_store_of(store: object) -> FakeVectorStore:
     """Return the core store behind ``store``: itself, or an adapter's ``.core_store``."""
-    from placeborag_core.store import FakeVectorStore  # the store imports nothing from here
+    from placeborag_core.store.vector_store import (
+        FakeVectorStore,  # the store imports nothing from here
+    )
 
     if isinstance(store, FakeVectorStore):
         return store

@@ -19,7 +19,7 @@ from types import MappingProxyType
 from typing import Literal
 
 from placeborag_core.errors import DimensionError, FaissDimensionError, FaissKError
-from placeborag_core.filters import (
+from placeborag_core.filters.compiler import (
     CHROMA_OPERATORS,
     CORE_FIELD_OPERATORS,
     CORE_LOGIC_OPERATORS,

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Literal
 import numpy as np
 
 if TYPE_CHECKING:
-    from placeborag_core.embedder import FakeEmbedder
+    from placeborag_core.embedding.embedder import FakeEmbedder
 
 __all__ = ["Explanation", "SharedFeature", "explain"]
 
@@ -200,7 +200,7 @@ def explain(query: str, text: str, embedder: FakeEmbedder | None = None) -> Expl
     for label, value in (("query", query), ("text", text)):
         if not isinstance(value, str):
             raise TypeError(f"explain() needs str {label}, got {type(value).__name__}")
-    from placeborag_core.embedder import FakeEmbedder
+    from placeborag_core.embedding.embedder import FakeEmbedder
 
     if embedder is None:
         embedder = FakeEmbedder()

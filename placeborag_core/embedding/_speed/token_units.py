@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from placeborag_core.token_table import TokenTable
+from placeborag_core.embedding._speed.token_table import TokenTable
 
 __all__ = ["TokenUnits"]
 

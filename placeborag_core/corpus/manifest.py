@@ -2,7 +2,8 @@
 
 A manifest is a small JSON document the seeding step writes and the user commits. Per namespace it
 holds two digests with different jobs: the chunk-ids digest changes when the documents or the
-chunker change (ids are content-derived, see :mod:`placeborag_core.seeding`); the vector digest
+chunker change (ids are content-derived, see :mod:`placeborag_core.corpus.seeding`); the vector
+digest
 changes when the same chunks got different vectors -- another embedding model, dimension or salt,
 or vectors computed from the wrong text. :func:`check_drift` compares a live store with a manifest
 and raises :class:`DriftError` saying which digest moved, in which namespace, and what that points
@@ -20,9 +21,9 @@ from typing import Any
 
 import numpy as np
 
-from placeborag_core.embedder import FakeEmbedder
-from placeborag_core.seeding import core_store_of
-from placeborag_core.store import FakeVectorStore
+from placeborag_core.corpus.seeding import core_store_of
+from placeborag_core.embedding.embedder import FakeEmbedder
+from placeborag_core.store.vector_store import FakeVectorStore
 
 __all__ = [
     "MANIFEST_FORMAT",

@@ -23,9 +23,16 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from placeborag_core.clauses import ALWAYS, NEVER, Constant, conjunction, disjunction, negation
-from placeborag_core.filters import ColumnView, Predicate, RecordPredicate, compile_filter
-from placeborag_core.profiles import PROFILES
+from placeborag_core.backends.profiles import PROFILES
+from placeborag_core.filters.clauses import (
+    ALWAYS,
+    NEVER,
+    Constant,
+    conjunction,
+    disjunction,
+    negation,
+)
+from placeborag_core.filters.compiler import ColumnView, Predicate, RecordPredicate, compile_filter
 
 __all__ = ["QdrantPayload", "QdrantWhere", "read_qdrant_filter"]
 

@@ -24,7 +24,7 @@ from typing import Literal
 import numpy as np
 import numpy.typing as npt
 
-from placeborag_core.hashing import derive_key, uniform_vector, unit_fraction
+from placeborag_core.embedding.hashing import derive_key, uniform_vector, unit_fraction
 
 __all__ = ["ClusterMatch", "ClusterSpace", "build_cluster_space"]
 

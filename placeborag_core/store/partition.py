@@ -4,8 +4,10 @@ Rows are appended in write order, so row order *is* insertion order: an upsert o
 rewrites its row in place (it keeps its slot), a delete tombstones the row, and a re-added id gets a
 fresh row at the end. Tombstones are compacted in bulk, keeping the relative order of the rows.
 The matrix grows geometrically. A *grouped* partition (for the formulas in
-:data:`~placeborag_core.scoring.MATVEC_FORMULAS`) stores it column-major and keeps its capacity a
-multiple of :data:`~placeborag_core.scoring.ROW_GROUP` once it holds a group, so the rows can be
+:data:`~placeborag_core.store.scoring.MATVEC_FORMULAS`) stores it column-major and keeps its
+capacity a
+multiple of :data:`~placeborag_core.store.scoring.ROW_GROUP` once it holds a group, so the rows can
+be
 scored in whole groups (``scoring_arrays``); the spare rows hold zeros or old vectors, never NaN,
 and a nonzero norm. Either
 way ``matrix`` is a ``(capacity, dimension)`` array: only the memory order differs. Metadata is
@@ -29,9 +31,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from placeborag_core.filters import index_key
+from placeborag_core.filters.compiler import index_key
 from placeborag_core.records import Record
-from placeborag_core.scoring import ROW_GROUP, row_norms
+from placeborag_core.store.scoring import ROW_GROUP, row_norms
 
 __all__ = ["Batch", "Partition", "copy_metadata"]
 

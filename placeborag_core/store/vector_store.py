@@ -32,18 +32,18 @@ from typing import TYPE_CHECKING, Any, Literal
 import numpy as np
 import numpy.typing as npt
 
-from placeborag_core.document_filters import compile_document_filter
+from placeborag_core.backends.profiles import PROFILES, Profile, point_id_key
 from placeborag_core.errors import RetrievalTimeout
-from placeborag_core.faults import FailureQueue, id_hash, query_hash, recall_keep_mask
-from placeborag_core.filters import Predicate, all_of, compile_filter_or_callable
-from placeborag_core.mmr import mmr_order
-from placeborag_core.partition import Batch, Partition, copy_metadata
-from placeborag_core.profiles import PROFILES, Profile, point_id_key
+from placeborag_core.filters.compiler import Predicate, all_of, compile_filter_or_callable
+from placeborag_core.filters.documents import compile_document_filter
 from placeborag_core.records import Match, Record, Trace, TraceStatus
-from placeborag_core.scoring import FORMULAS, MATVEC_FORMULAS, cosine_f32, row_cosines
+from placeborag_core.store.faults import FailureQueue, id_hash, query_hash, recall_keep_mask
+from placeborag_core.store.mmr import mmr_order
+from placeborag_core.store.partition import Batch, Partition, copy_metadata
+from placeborag_core.store.scoring import FORMULAS, MATVEC_FORMULAS, cosine_f32, row_cosines
 
 if TYPE_CHECKING:
-    from placeborag_core.embedder import FakeEmbedder
+    from placeborag_core.embedding.embedder import FakeEmbedder
 
 __all__ = ["FakeVectorStore"]
 
@@ -132,7 +132,7 @@ class FakeVectorStore:
         """The embedder for text; a default ``FakeEmbedder`` is created on first use."""
         with self._lock:
             if self._embedder is None:
-                from placeborag_core.embedder import FakeEmbedder
+                from placeborag_core.embedding.embedder import FakeEmbedder
 
                 self._embedder = FakeEmbedder()
             return self._embedder

@@ -1,0 +1,1 @@
+"""Qdrant: its filter model read into core predicates (``filters``)."""

@@ -1,0 +1,1 @@
+"""The corpus layer: chunking documents, seeding a store idempotently, manifests and drift."""
