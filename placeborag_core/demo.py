@@ -16,7 +16,7 @@ import importlib
 from collections.abc import Sequence
 from typing import Any, TextIO
 
-from placeborag_core.backends.profiles import PROFILES
+from placeborag_core.backends import PROFILES
 from placeborag_core.corpus.manifest import DriftError, build_manifest, check_drift
 from placeborag_core.corpus.seeding import Document, seed_store
 from placeborag_core.embedding.embedder import FakeEmbedder

@@ -1,14 +1,13 @@
-"""Exceptions raised by the store.
+"""Exceptions raised by the store, whatever the profile.
 
 Kept in one module so that adapters and user code can catch them without importing the store.
+An engine's own error types (FAISS's assertion errors) live in its backend module.
 """
 
 from __future__ import annotations
 
 __all__ = [
     "DimensionError",
-    "FaissDimensionError",
-    "FaissKError",
     "FilterError",
     "RetrievalError",
     "RetrievalTimeout",
@@ -26,15 +25,6 @@ class FilterError(ValueError):
 
 class DimensionError(ValueError):
     """A vector does not have the width the store was fixed to by its first vector."""
-
-
-class FaissDimensionError(DimensionError, AssertionError):
-    """A dimension error under the ``faiss`` profile: FAISS raises a bare AssertionError, so code
-    written against FAISS catches this too, while the message stays clear."""
-
-
-class FaissKError(ValueError, AssertionError):
-    """A non-positive ``k`` under the ``faiss`` profile (FAISS: a bare AssertionError)."""
 
 
 class RetrievalError(Exception):

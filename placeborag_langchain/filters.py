@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from placeborag_core.backends.qdrant.filters import QdrantPayload, read_qdrant_filter
+from placeborag_core.backends import PROFILES, PayloadLayout
 from placeborag_core.filters import Predicate
 from placeborag_core.filters.clauses import ALWAYS, NEVER, conjunction, disjunction, negation
 from placeborag_langchain.ids import canonical_qdrant_id
@@ -135,7 +135,7 @@ def _faiss_node(spec: Any) -> Node:
 # a metadata field is addressed as "metadata.<key>" and the text as "page_content"; any other key
 # names nothing and matches nothing. The core reads the filter model (qdrant_filters.py).
 
-_LANGCHAIN_PAYLOAD = QdrantPayload(
+_LANGCHAIN_PAYLOAD = PayloadLayout(
     metadata_prefix="metadata.", text_key="page_content", canonical_id=canonical_qdrant_id
 )
 
@@ -146,7 +146,9 @@ def _translate_qdrant(flt: Any) -> TranslatedFilter:
             f"'{type(flt).__name__}' object has no attribute 'must' (profile 'qdrant' takes "
             "a qdrant_client.models.Filter, or any object shaped like one, or a callable)"
         )
-    read = read_qdrant_filter(flt, _LANGCHAIN_PAYLOAD)
+    read_native = PROFILES["qdrant"].native_filter
+    assert read_native is not None
+    read = read_native(flt, _LANGCHAIN_PAYLOAD)
     return TranslatedFilter(where=read.where, ids=read.ids)
 
 

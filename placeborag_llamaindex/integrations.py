@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Literal
 
-from placeborag_core.backends.qdrant.filters import QdrantPayload
+from placeborag_core.backends import PayloadLayout
 from placeborag_llamaindex.filters import Translator, chroma_where, default_where, qdrant_where
 
 __all__ = ["FACTS", "IntegrationFacts", "facts_for"]
@@ -92,7 +92,7 @@ class IntegrationFacts:
     delete_nodes_needs_ids: bool
     unranked_score: float | None
     get_nodes_with_embedding: bool
-    qdrant_payload: QdrantPayload | None = None
+    qdrant_payload: PayloadLayout | None = None
 
 
 _FACTS = {
@@ -150,7 +150,7 @@ _FACTS = {
         unranked_score=1.0,
         get_nodes_with_embedding=True,
         # Metadata keys are the payload's own; the text lives inside "_node_content".
-        qdrant_payload=QdrantPayload(canonical_id=_uuid_id_or_none),
+        qdrant_payload=PayloadLayout(canonical_id=_uuid_id_or_none),
     ),
 }
 

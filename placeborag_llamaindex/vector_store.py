@@ -30,7 +30,6 @@ from llama_index.core.vector_stores.utils import metadata_dict_to_node, node_to_
 from pydantic import ConfigDict, PrivateAttr
 
 from placeborag_core import FakeEmbedder, FakeVectorStore, Match, Record
-from placeborag_core.backends.qdrant.filters import read_qdrant_filter
 from placeborag_core.filters import Predicate
 from placeborag_llamaindex import persist
 from placeborag_llamaindex.embedding import PlaceboEmbedding
@@ -430,7 +429,9 @@ class PlaceboVectorStore(BasePydanticVectorStore):
         """
         payload = self._facts.qdrant_payload
         if options.qdrant_filters is not None and payload is not None:
-            read = read_qdrant_filter(options.qdrant_filters, payload)
+            read_native = self.core_store.profile.native_filter
+            assert read_native is not None
+            read = read_native(options.qdrant_filters, payload)
             return read.where, read.ids
         where = self._query_where(query, options.where)
         ids = self._canonical_ids(query.node_ids) if self._facts.honours_node_ids else None

@@ -1,17 +1,47 @@
 """The backends layer: what each imitated engine does, as data and small functions, one module
-per engine.
+(or, for Qdrant, one package) per engine.
 
-``PROFILES`` maps a profile name to its :class:`Profile`; the store pipeline and the adapters read
-engines only through ``Profile`` and never name one.
+The store pipeline and the adapters read an engine only through its
+:class:`~placeborag_core.backends.profile.Profile`; they never name one. Adding an engine is
+adding its module (a ``PROFILE`` built from the pieces in ``profile``, ``formulas`` and ``ties``,
+with the engine's messages and error types), listing it in :data:`ENGINES`, and adding its fidelity
+fixture; see CONTRIBUTING.md.
 """
 
-from placeborag_core.backends.profiles import (
-    PROFILES,
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+
+from placeborag_core.backends import chroma, default, faiss, weaviate
+from placeborag_core.backends.profile import (
     IdRule,
     KRule,
     MetricVariant,
+    NativeWhere,
+    PayloadLayout,
     Profile,
-    point_id_key,
+    registry,
 )
+from placeborag_core.backends.qdrant import profile as qdrant
+from placeborag_core.backends.ties import TieRule
 
-__all__ = ["PROFILES", "IdRule", "KRule", "MetricVariant", "Profile", "point_id_key"]
+__all__ = [
+    "ENGINES",
+    "PROFILES",
+    "IdRule",
+    "KRule",
+    "MetricVariant",
+    "NativeWhere",
+    "PayloadLayout",
+    "Profile",
+    "TieRule",
+]
+
+ENGINES = (default, chroma, qdrant, faiss, weaviate)
+"""The engine modules, each with a ``PROFILE``, in the order profiles are listed."""
+
+PROFILES: Mapping[str, Profile] = MappingProxyType(
+    registry(tuple(engine.PROFILE for engine in ENGINES))
+)
+"""The built-in profiles by name: ``default``, ``chroma``, ``qdrant``, ``faiss``, ``weaviate``."""

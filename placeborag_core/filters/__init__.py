@@ -1,20 +1,23 @@
 """The filter layer: ``where=`` and ``where_document=`` filters validated and compiled into
 predicates before any record is read, then evaluated per record or as a row mask.
 
-What a filter means comes from the ``FilterDialect`` a backend profile carries, never from the
-profile's name.
+Modules: ``dialect`` (what an engine's filter means, as data), ``values`` (value semantics),
+``predicates`` and ``fields`` (the compiled tree), ``compiler`` (validation and compilation),
+``clauses`` (building clauses with constant parts folded away) and ``documents``
+(``where_document``, the text filter).
 """
 
-from placeborag_core.filters.compiler import (
+from placeborag_core.filters.compiler import compile_filter, compile_filter_or_callable
+from placeborag_core.filters.dialect import (
     CORE_FIELD_OPERATORS,
     CORE_LOGIC_OPERATORS,
-    ColumnView,
     FilterDialect,
+)
+from placeborag_core.filters.predicates import (
+    ColumnView,
     Predicate,
     RecordPredicate,
     all_of,
-    compile_filter,
-    compile_filter_or_callable,
     record_condition,
 )
 

@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from placeborag_core.errors import FilterError
-from placeborag_core.filters.compiler import ColumnView, Predicate, RecordPredicate
+from placeborag_core.filters.predicates import ColumnView, Predicate, RecordPredicate
 
 __all__ = ["DOCUMENT_OPERATORS", "compile_document_filter"]
 

@@ -3,12 +3,10 @@
 Rows are appended in write order, so row order *is* insertion order: an upsert of an existing id
 rewrites its row in place (it keeps its slot), a delete tombstones the row, and a re-added id gets a
 fresh row at the end. Tombstones are compacted in bulk, keeping the relative order of the rows.
-The matrix grows geometrically. A *grouped* partition (for the formulas in
-:data:`~placeborag_core.store.scoring.MATVEC_FORMULAS`) stores it column-major and keeps its
-capacity a
-multiple of :data:`~placeborag_core.store.scoring.ROW_GROUP` once it holds a group, so the rows can
-be
-scored in whole groups (``scoring_arrays``); the spare rows hold zeros or old vectors, never NaN,
+The matrix grows geometrically. A *grouped* partition (for the formulas with
+``Formula.row_groups``) stores it column-major and keeps its capacity a multiple of
+:data:`~placeborag_core.store.scoring.ROW_GROUP` once it holds a group, so the rows can be scored
+in whole groups (``scoring_arrays``); the spare rows hold zeros or old vectors, never NaN,
 and a nonzero norm. Either
 way ``matrix`` is a ``(capacity, dimension)`` array: only the memory order differs. Metadata is
 indexed per key the first time a filter uses the key (which rows carry it, and which rows hold
@@ -31,8 +29,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from placeborag_core.filters.compiler import index_key
 from placeborag_core.records import Record
+from placeborag_core.store.column_index import KeyIndex
 from placeborag_core.store.scoring import ROW_GROUP, row_norms
 
 __all__ = ["Batch", "Partition", "copy_metadata"]
@@ -91,7 +89,7 @@ class Partition:
         self.metas: list[dict[str, Any] | None] = []
         self.rows: dict[str, int] = {}
         self.orphans: dict[str, int] = {}
-        self._indexes: dict[str, _KeyIndex] = {}
+        self._indexes: dict[str, KeyIndex] = {}
         self._dead = 0
 
     # ------------------------------------------------------------------ reads
@@ -310,11 +308,11 @@ class Partition:
 
     # ------------------------------------------------------------------ column index
 
-    def _index_for(self, key: str) -> _KeyIndex:
+    def _index_for(self, key: str) -> KeyIndex:
         """The index of one metadata key, built on first use and kept current afterwards."""
         index = self._indexes.get(key)
         if index is None:
-            index = self._indexes[key] = _KeyIndex()
+            index = self._indexes[key] = KeyIndex()
             metas = self.metas
             for row in self.live_rows().tolist():
                 meta = metas[row]
@@ -331,39 +329,6 @@ class Partition:
         for key, index in self._indexes.items():
             if key in meta:
                 index.discard(row, meta[key])
-
-
-class _KeyIndex:
-    """Rows carrying one key, by scalar value and by list element (keys from ``index_key``)."""
-
-    def __init__(self) -> None:
-        self.rows: set[int] = set()
-        self.values: dict[tuple[str, Any], set[int]] = {}
-        self.elements: dict[tuple[str, Any], set[int]] = {}
-
-    def add(self, row: int, value: Any) -> None:
-        self.rows.add(row)
-        if isinstance(value, list):
-            for item in value:
-                item_key = index_key(item)
-                if item_key is not None:
-                    self.elements.setdefault(item_key, set()).add(row)
-            return
-        value_key = index_key(value)
-        if value_key is not None:
-            self.values.setdefault(value_key, set()).add(row)
-
-    def discard(self, row: int, value: Any) -> None:
-        self.rows.discard(row)
-        if isinstance(value, list):
-            for item in value:
-                item_key = index_key(item)
-                if item_key is not None:
-                    self.elements[item_key].discard(row)
-            return
-        value_key = index_key(value)
-        if value_key is not None:
-            self.values[value_key].discard(row)
 
 
 def _grow(array: npt.NDArray[Any], capacity: int, used: int, fill: float = 0) -> npt.NDArray[Any]:

@@ -32,15 +32,16 @@ from typing import TYPE_CHECKING, Any, Literal
 import numpy as np
 import numpy.typing as npt
 
-from placeborag_core.backends.profiles import PROFILES, Profile, point_id_key
+from placeborag_core.backends import PROFILES, Profile
 from placeborag_core.errors import RetrievalTimeout
-from placeborag_core.filters.compiler import Predicate, all_of, compile_filter_or_callable
+from placeborag_core.filters.compiler import compile_filter_or_callable
 from placeborag_core.filters.documents import compile_document_filter
+from placeborag_core.filters.predicates import Predicate, all_of
 from placeborag_core.records import Match, Record, Trace, TraceStatus
 from placeborag_core.store.faults import FailureQueue, id_hash, query_hash, recall_keep_mask
 from placeborag_core.store.mmr import mmr_order
 from placeborag_core.store.partition import Batch, Partition, copy_metadata
-from placeborag_core.store.scoring import FORMULAS, MATVEC_FORMULAS, cosine_f32, row_cosines
+from placeborag_core.store.scoring import row_cosines, score_rows
 
 if TYPE_CHECKING:
     from placeborag_core.embedding.embedder import FakeEmbedder
@@ -98,7 +99,6 @@ class FakeVectorStore:
         self._pending: list[tuple[str, str, Batch | list[str]]] = []
         self._pending_exists: dict[tuple[str, str], bool] = {}
         self._failures = FailureQueue()
-        self._formula = FORMULAS[self._profile.variant.formula]
 
     # ------------------------------------------------------------------ read-only settings
 
@@ -283,8 +283,9 @@ class FakeVectorStore:
                 return []
             ordered = sorted(part.rows.items(), key=lambda item: item[1])
             listing = [record_id for record_id, _ in ordered]
-        if self._profile.listing_order == "point_id":
-            listing.sort(key=_point_key)
+        order_key = self._profile.ids.order_key
+        if order_key is not None:
+            listing.sort(key=order_key)
         return listing
 
     def count(self, namespace: str = "") -> int:
@@ -476,9 +477,7 @@ class FakeVectorStore:
             mask &= _ids_mask(part, ids)
         mask &= predicate.mask(part)
         rows: list[int] = np.flatnonzero(mask).tolist()
-        if self._profile.listing_order == "point_id":
-            rows.sort(key=lambda r: _point_key(part.row_id[r]))
-        return rows
+        return self._listing_order(part, rows)
 
     def snapshot(
         self, namespace: str = ""
@@ -490,9 +489,7 @@ class FakeVectorStore:
             part = self._parts.get(namespace)
             if part is None:
                 return [], [], [], np.empty((0, self._dimension or 0), dtype=np.float32)
-            rows = sorted(part.rows.values())
-            if self._profile.listing_order == "point_id":
-                rows.sort(key=lambda r: _point_key(part.row_id[r]))
+            rows = self._listing_order(part, sorted(part.rows.values()))
             return (
                 [part.row_id[r] for r in rows],
                 [part.texts[r] for r in rows],
@@ -554,11 +551,14 @@ class FakeVectorStore:
             raise error
 
     def _check_k(self, k: Any) -> None:
-        rule = self._profile.k
-        if isinstance(k, bool) or not isinstance(k, int):
-            raise rule.type_error(rule.type_message.format(k=k))
-        if k <= 0:
-            raise rule.error(rule.message.format(k=k))
+        self._profile.k.check(k)
+
+    def _listing_order(self, part: Partition, rows: list[int]) -> list[int]:
+        """Rows (ascending: insertion order) in the profile's listing order."""
+        order_key = self._profile.ids.order_key
+        if order_key is not None:
+            rows.sort(key=lambda r: order_key(part.row_id[r]))
+        return rows
 
     def _query_vector(self, query: QueryInput) -> npt.NDArray[np.float64] | None:
         """The query as a float64 vector (text goes through the embedder); None while empty."""
@@ -597,7 +597,7 @@ class FakeVectorStore:
     def _scores(self, part: Partition, vector: npt.NDArray[np.float64]) -> npt.NDArray[Any]:
         """Step 5: the profile's numbers for every row, in one pass (over whole row groups)."""
         matrix, norms = part.scoring_arrays()
-        return self._formula(matrix, norms, vector)[: part.n_rows]
+        return score_rows(self._profile.variant.formula, matrix, norms, part.n_rows, vector)
 
     def _rank(
         self,
@@ -640,7 +640,7 @@ class FakeVectorStore:
         rows: npt.NDArray[np.intp],
         scores: npt.NDArray[Any],
     ) -> list[float]:
-        if self._formula is cosine_f32:
+        if self._profile.variant.formula.is_cosine:
             return [float(s) for s in scores.tolist()]
         if len(rows) == 0:
             return []
@@ -778,7 +778,7 @@ class FakeVectorStore:
         if part is None:
             assert self._dimension is not None
             part = self._parts[namespace] = Partition(
-                self._dimension, grouped=self._profile.variant.formula in MATVEC_FORMULAS
+                self._dimension, grouped=self._profile.variant.formula.row_groups
             )
         part.put(batch, merge=self._profile.upsert_metadata == "merge")
 
@@ -818,11 +818,6 @@ def _resolve_profile(profile: str | Profile, metric: str | None) -> Profile:
 def _check_namespace(namespace: Any) -> None:
     if not isinstance(namespace, str):
         raise TypeError(f"namespace must be a str, got {type(namespace).__name__} {namespace!r}")
-
-
-def _point_key(record_id: str) -> tuple[int, int]:
-    key = point_id_key(record_id)
-    return key if key is not None else (2, 0)
 
 
 def _as_vector(value: Any, what: str, profile: Profile) -> npt.NDArray[np.float64]:
@@ -1002,67 +997,6 @@ def _select(
 
     ``rows`` are ascending (row order is insertion position); None means every scored row."""
     badness = scores if rows is None else scores[rows]
-    if len(badness) == 0:
-        return np.empty(0, dtype=np.intp)
     if profile.higher_is_better:
         badness = -badness
-    rule = profile.tie_rule
-    if limit is not None and limit < len(badness):
-        worst = np.partition(badness, limit - 1)[limit - 1]
-        if rule == "faiss_heap":
-            keep = _heap_survivors(badness, worst, limit)
-        else:
-            keep = np.flatnonzero(badness <= worst)
-        rows = keep if rows is None else rows[keep]
-        badness = badness[keep]
-    elif rows is None:
-        rows = np.arange(len(badness))
-    if rule == "point_id":
-        keys = [_point_key(part.row_id[r]) for r in rows.tolist()]
-        rank = np.empty(len(keys), dtype=np.intp)
-        rank[sorted(range(len(keys)), key=keys.__getitem__)] = np.arange(len(keys))
-        order = np.lexsort((rank, badness))
-    else:
-        order = np.lexsort((rows, badness))
-    if limit is not None:
-        order = order[:limit]
-    chosen = rows[order]
-    if rule == "faiss_heap":
-        chosen = _reverse_tie_groups(chosen, badness[order])
-    return chosen
-
-
-def _heap_survivors(badness: npt.NDArray[Any], worst: Any, k: int) -> npt.NDArray[np.intp]:
-    """Which of the candidates (in position order) faiss's k-selection heap keeps.
-
-    faiss (``Heap.h``, CMin for inner product) replaces the heap top only with a strictly better
-    candidate, and the top is the worst kept record, the earliest one among equals. Records worse
-    than ``worst`` (the k-th best badness) never change which others survive, and records better
-    than it are always kept. So, over the contenders (badness <= worst) in position order: the
-    first ``k`` fill the heap, later ties never enter, and each later strictly better contender
-    evicts the earliest tie still kept. This is that replay in closed form (the probe
-    ``tests/fidelity/probes/faiss_ip_heap_ties.py`` runs the heap itself).
-    """
-    contenders = np.flatnonzero(badness <= worst)
-    better = badness[contenders] < worst
-    late_better = int(np.count_nonzero(better[k:]))
-    head = contenders[:k]
-    head_ties = head[~better[:k]]
-    kept: npt.NDArray[np.intp] = np.sort(
-        np.concatenate((contenders[better], head_ties[late_better:]))
-    )
-    return kept
-
-
-def _reverse_tie_groups(
-    rows: npt.NDArray[np.intp], badness: npt.NDArray[Any]
-) -> npt.NDArray[np.intp]:
-    """FAISS IndexFlatIP's final heap sort: each group of equal scores in descending position."""
-    out: npt.NDArray[np.intp] = rows.copy()
-    start = 0
-    values = badness.tolist()
-    for end in range(1, len(values) + 1):
-        if end == len(values) or values[end] != values[start]:
-            out[start:end] = rows[start:end][::-1]
-            start = end
-    return out
+    return profile.tie_rule.select(badness, rows, limit, part.id_at)

@@ -11,7 +11,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from placeborag_core import PROFILES, FakeVectorStore, Profile
-from placeborag_core.errors import FaissDimensionError, FaissKError
+from placeborag_core.backends.faiss import FaissDimensionError, FaissKError
 
 F32 = np.float32
 
@@ -470,8 +470,10 @@ def test_with_metric_and_custom_profiles() -> None:
     cosine = chroma.with_metric("cosine")
     assert (cosine.name, cosine.metric, cosine.higher_is_better) == ("chroma", "cosine", False)
     assert PROFILES["faiss"].with_metric("ip").higher_is_better is True
-    assert PROFILES["faiss"].with_metric("ip").tie_rule == "faiss_heap"
-    assert PROFILES["faiss"].tie_rule == "insertion"  # IndexFlatL2: k smallest by (d, position)
+    assert PROFILES["faiss"].with_metric("ip").tie_rule.name == "faiss_heap"
+    assert (
+        PROFILES["faiss"].tie_rule.name == "insertion"
+    )  # IndexFlatL2: k smallest by (d, position)
     with pytest.raises(ValueError, match="profile 'faiss' has no metric 'cosine'"):
         PROFILES["faiss"].with_metric("cosine")
     store = FakeVectorStore(profile=cosine)
@@ -555,3 +557,38 @@ def test_profiles_without_measured_zero_vectors_reject_them(profile: str) -> Non
     with pytest.raises(ValueError, match="query vector is the zero vector"):
         store.query([0.0, 0.0, 0.0])
     assert store.ids() == ["1"]
+
+
+def test_a_profile_cannot_disagree_with_its_metric() -> None:
+    import dataclasses
+
+    profile = PROFILES["default"]
+    assert profile.higher_is_better is profile.variant.higher_is_better
+    with pytest.raises(TypeError, match="higher_is_better"):
+        dataclasses.replace(profile, higher_is_better=False)  # type: ignore[call-arg]
+    with pytest.raises(ValueError, match="profile 'default' has no metric 'l2'; allowed: 'cosine'"):
+        dataclasses.replace(profile, metric="l2")
+    with pytest.raises(ValueError, match=r"Profile\.upsert_metadata must be one of"):
+        dataclasses.replace(profile, upsert_metadata="append")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="at least one metric"):
+        dataclasses.replace(profile, variants=())
+    with pytest.raises(TypeError, match=r"Profile\.dimension_error must be a DimensionError"):
+        dataclasses.replace(profile, dimension_error=ValueError)  # type: ignore[arg-type]
+
+
+def test_a_filter_dialect_checks_its_choices() -> None:
+    import dataclasses
+
+    dialect = PROFILES["default"].filters
+    with pytest.raises(ValueError, match=r"FilterDialect\.list_values must be one of"):
+        dataclasses.replace(dialect, list_values="every")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"FilterDialect\.field_ops must be a frozenset of"):
+        dataclasses.replace(dialect, field_ops=frozenset({"$like"}))
+    with pytest.raises(TypeError, match=r"FilterDialect\.validate must be callable"):
+        dataclasses.replace(dialect, validate="strict")  # type: ignore[arg-type]
+
+
+def test_the_registry_lists_each_engine_module_once() -> None:
+    from placeborag_core.backends import ENGINES
+
+    assert [engine.PROFILE.name for engine in ENGINES] == list(PROFILES)

@@ -10,12 +10,13 @@ from typing import Any
 import pytest
 
 from placeborag_core import FakeVectorStore
-from placeborag_core.backends.qdrant.filters import QdrantPayload, QdrantWhere, read_qdrant_filter
+from placeborag_core.backends import NativeWhere, PayloadLayout
+from placeborag_core.backends.qdrant.filters import read_qdrant_filter
 from placeborag_core.filters.clauses import ALWAYS, NEVER, conjunction, disjunction, negation
 
 TEXTS = {"1": "refund policy", "2": "shipping times", "3": "refund window", "4": "gift cards"}
 META = {"1": {"lang": "en", "n": 1}, "2": {"lang": "de", "n": 2}, "3": {"lang": "en"}, "4": {}}
-PAYLOAD = QdrantPayload(text_key="body")
+PAYLOAD = PayloadLayout(text_key="body")
 
 
 def qfilter(must: Any = None, should: Any = None, must_not: Any = None, **extra: Any) -> Any:
@@ -30,7 +31,7 @@ def value(v: Any) -> SimpleNamespace:
     return SimpleNamespace(value=v)
 
 
-def found(flt: Any, payload: QdrantPayload = PAYLOAD) -> list[str]:
+def found(flt: Any, payload: PayloadLayout = PAYLOAD) -> list[str]:
     store = FakeVectorStore(profile="qdrant")
     store.upsert_many([(i, TEXTS[i], META[i], [1.0, float(i)]) for i in TEXTS])
     read = read_qdrant_filter(flt, payload)
@@ -58,7 +59,7 @@ def test_metadata_text_and_id_conditions_compose() -> None:
 
 
 def test_keys_outside_the_payload_layout_name_nothing() -> None:
-    prefixed = QdrantPayload(metadata_prefix="metadata.")
+    prefixed = PayloadLayout(metadata_prefix="metadata.")
     assert found(qfilter(must=[field("metadata.lang", match=value("de"))]), prefixed) == ["2"]
     assert found(qfilter(must=[field("lang", match=value("de"))]), prefixed) == []
     assert found(qfilter(must=[field("body", match=value("gift cards"))]), prefixed) == []
@@ -68,10 +69,10 @@ def test_keys_outside_the_payload_layout_name_nothing() -> None:
 
 def test_top_level_ids_restrict_and_constants_fold() -> None:
     top = read_qdrant_filter(qfilter(must=[SimpleNamespace(has_id=[1, "2"])]), PAYLOAD)
-    assert top == QdrantWhere(where=None, ids=frozenset({"1", "2"}))
-    assert read_qdrant_filter(qfilter(), PAYLOAD) == QdrantWhere()
+    assert top == NativeWhere(where=None, ids=frozenset({"1", "2"}))
+    assert read_qdrant_filter(qfilter(), PAYLOAD) == NativeWhere()
     never = read_qdrant_filter(qfilter(must=[field("lang")]), PAYLOAD)  # no match, no range
-    assert never == QdrantWhere(ids=frozenset())
+    assert never == NativeWhere(ids=frozenset())
 
 
 def test_what_the_core_cannot_say_is_named() -> None:

@@ -1,1 +1,3 @@
-"""Qdrant: its filter model read into core predicates (``filters``)."""
+"""Qdrant, one engine in four small modules: ``profile`` (the :class:`Profile`), ``scores``
+(local mode's float64 recipes), ``ids`` (point ids) and ``filters`` (its dialect, and the reader
+of ``qdrant_client.models.Filter`` objects that integrations pass through)."""

@@ -1,29 +1,30 @@
-"""Qdrant's filter model (``qdrant_client.models.Filter``) read as a core ``where=`` clause.
+"""Qdrant's filter model (``qdrant_client.models.Filter``) read as a core ``where=`` clause, and
+the dialect that holds Qdrant's matching rules.
 
 Integrations that hand the user's Qdrant filter to the engine (langchain-qdrant's ``filter=``,
 LlamaIndex's ``qdrant_filters=``) differ only in where they keep a record's parts in the point
-payload: :class:`QdrantPayload` says that, and :func:`read_qdrant_filter` does the rest. The
-filter is read by duck typing, so qdrant-client need not be installed.
+payload: a :class:`~placeborag_core.backends.profile.PayloadLayout` says that, and
+:func:`read_qdrant_filter` does the rest. The filter is read by duck typing, so qdrant-client need
+not be installed.
 
-Conditions map onto the qdrant profile's dialect (which holds Qdrant's matching rules); a
-condition on the record text, or a ``HasIdCondition`` anywhere but the top ``must``, becomes a
-compiled predicate on the record's text or id inside the clause (the core accepts one wherever a
-clause can stand). ``HasIdCondition`` in the top ``must`` becomes an id restriction of the
-whole query. What the core cannot say (geo, ``values_count``, ``IsNull``, ``MatchTextAny``,
-``MatchPhrase``) raises ``NotImplementedError`` naming it, instead of being ignored.
+Conditions map onto :data:`DIALECT`; a condition on the record text, or a ``HasIdCondition``
+anywhere but the top ``must``, becomes a compiled predicate on the record's text or id inside the
+clause (the core accepts one wherever a clause can stand). ``HasIdCondition`` in the top ``must``
+becomes an id restriction of the whole query. What the core cannot say (geo, ``values_count``,
+``IsNull``, ``MatchTextAny``, ``MatchPhrase``) raises ``NotImplementedError`` naming it, instead of
+being ignored. Facts: ``docs/engines/qdrant.md#filters``.
 """
 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from placeborag_core.backends.profiles import PROFILES
+from placeborag_core.backends.profile import NativeWhere, PayloadLayout
 from placeborag_core.filters.clauses import (
     ALWAYS,
     NEVER,
@@ -32,42 +33,43 @@ from placeborag_core.filters.clauses import (
     disjunction,
     negation,
 )
-from placeborag_core.filters.compiler import ColumnView, Predicate, RecordPredicate, compile_filter
+from placeborag_core.filters.compiler import compile_filter
+from placeborag_core.filters.dialect import CORE_LOGIC_OPERATORS, FilterDialect
+from placeborag_core.filters.predicates import ColumnView, Predicate, RecordPredicate
 
-__all__ = ["QdrantPayload", "QdrantWhere", "read_qdrant_filter"]
+__all__ = ["DIALECT", "read_qdrant_filter"]
 
-Where = Mapping[str, Any] | Predicate
-
-
-def _as_str(point_id: Any) -> str | None:
-    return str(point_id)
-
-
-@dataclass(frozen=True)
-class QdrantPayload:
-    """Where an integration keeps a record's parts in its Qdrant points.
-
-    Attributes:
-        metadata_prefix: the prefix of a metadata field's payload key ("metadata." for
-            langchain-qdrant; "" when metadata keys are the payload's own, as in LlamaIndex).
-            A key without it names nothing and matches nothing.
-        text_key: the payload key that holds the record text, or None if the text is not a
-            payload field of its own.
-        canonical_id: a point id as the store's record id (None: an id no record can have).
-    """
-
-    metadata_prefix: str = ""
-    text_key: str | None = None
-    canonical_id: Callable[[Any], str | None] = field(default=_as_str)
-
-
-@dataclass(frozen=True)
-class QdrantWhere:
-    """A Qdrant filter in core terms: ``where`` (None: no condition left) and ``ids`` (an id
-    restriction; None: none; empty: the filter matches nothing)."""
-
-    where: Where | None = None
-    ids: frozenset[str] | None = None
+DIALECT = FilterDialect(
+    name="qdrant",
+    field_ops=frozenset(
+        {
+            "$eq",
+            "$ne",
+            "$gt",
+            "$gte",
+            "$lt",
+            "$lte",
+            "$in",
+            "$nin",
+            "$text_match",
+            "$text_match_insensitive",
+            "$is_empty",
+            "$exists",
+        }
+    ),
+    logic_ops=frozenset(CORE_LOGIC_OPERATORS),
+    numeric_equality="int_exact",
+    list_values="any_element",
+    text_match="tokens",
+    empty_values=(),
+    match_operands="str_or_int",
+    bool_bounds=True,
+    exists="not_empty",
+)
+"""Qdrant's matching rules as a core dialect: MatchValue 1 does not match 1.0, MatchExcept needs
+the key, must_not matches a missing key, arrays match by element, IsEmpty is missing, null or
+``[]``, MatchText is a word-token match, MatchAny/MatchExcept take all-str or all-int lists and a
+bool range bound counts as 0/1 (``docs/engines/qdrant.md#filters``)."""
 
 
 @dataclass(frozen=True)
@@ -109,12 +111,12 @@ class _IdCondition(RecordPredicate):
         return view.ids_mask(self.ids)
 
 
-def read_qdrant_filter(flt: Any, payload: QdrantPayload) -> QdrantWhere:
+def read_qdrant_filter(flt: Any, payload: PayloadLayout) -> NativeWhere:
     """``flt`` (a Qdrant ``Filter``, or any object shaped like one) in core terms."""
     node = _Reader(payload).filter(flt, top=True)
     ids: frozenset[str] | None = None
     if isinstance(node, _HasId):
-        return QdrantWhere(ids=node.ids)
+        return NativeWhere(ids=node.ids)
     if isinstance(node, dict) and "$and" in node:
         rest = []
         for part in node["$and"]:
@@ -124,10 +126,10 @@ def read_qdrant_filter(flt: Any, payload: QdrantPayload) -> QdrantWhere:
                 rest.append(part)
         node = conjunction(rest)
     if node is NEVER:
-        return QdrantWhere(ids=frozenset())
+        return NativeWhere(ids=frozenset())
     if node is ALWAYS:
-        return QdrantWhere(ids=ids)
-    return QdrantWhere(where=node, ids=ids)
+        return NativeWhere(ids=ids)
+    return NativeWhere(where=node, ids=ids)
 
 
 def _as_list(value: Any) -> list[Any]:
@@ -139,7 +141,7 @@ def _as_list(value: Any) -> list[Any]:
 
 
 class _Reader:
-    def __init__(self, payload: QdrantPayload) -> None:
+    def __init__(self, payload: PayloadLayout) -> None:
         self.payload = payload
 
     def key(self, key: str) -> str | _Text | None:
@@ -153,7 +155,7 @@ class _Reader:
         """A clause on the text key made a condition on the record's text."""
         if isinstance(node, Constant):
             return node
-        return _TextCondition(text.key, compile_filter(node, PROFILES["qdrant"].filters))
+        return _TextCondition(text.key, compile_filter(node, DIALECT))
 
     @staticmethod
     def on_id(node: Any) -> Any:

@@ -1,0 +1,256 @@
+"""The engine interface: everything the store pipeline and the adapters read about an engine.
+
+An engine module (``backends/<engine>.py``) builds one :class:`Profile` from these pieces: the
+metrics it offers (each a score :class:`~placeborag_core.backends.formulas.Formula`, a direction
+and a :class:`~placeborag_core.backends.ties.TieRule`), its filter dialect, its id and ``k``
+rules with the engine's own messages and error types, and its write semantics. The pipeline
+never asks which engine it is serving; it reads these fields.
+
+Every dataclass here checks itself when built (``dataclasses.replace`` included): a profile that
+cannot mean anything raises ``ValueError`` or ``TypeError`` naming the field, instead of ranking
+silently wrong.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from placeborag_core.backends.formulas import Formula
+from placeborag_core.backends.ties import TieRule
+from placeborag_core.errors import DimensionError
+from placeborag_core.filters.dialect import FilterDialect
+
+__all__ = ["IdRule", "KRule", "MetricVariant", "NativeFilter", "Profile"]
+
+
+def _check_choice(owner: str, name: str, value: object, allowed: tuple[str, ...]) -> None:
+    if value not in allowed:
+        raise ValueError(
+            f"{owner}.{name} must be one of {', '.join(map(repr, allowed))}, got {value!r}"
+        )
+
+
+def _check_type(owner: str, name: str, value: object, kind: type | tuple[type, ...]) -> None:
+    if not isinstance(value, kind):
+        wanted = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
+        raise TypeError(f"{owner}.{name} must be a {wanted}, got {type(value).__name__}")
+
+
+def _check_exception_type(owner: str, name: str, value: object) -> None:
+    if not (isinstance(value, type) and issubclass(value, Exception)):
+        raise TypeError(f"{owner}.{name} must be an Exception subclass, got {value!r}")
+
+
+@dataclass(frozen=True)
+class MetricVariant:
+    """One selectable metric of an engine: how a score is computed, which way is better, and how
+    equal scores are ordered. ``normalise_on_upsert``: stored vectors are scaled to unit length
+    on write (Qdrant's cosine collections)."""
+
+    name: str
+    formula: Formula
+    higher_is_better: bool
+    ties: TieRule
+    normalise_on_upsert: bool = False
+    description: str = ""
+    evidence: str = ""
+
+    def __post_init__(self) -> None:
+        _check_type("MetricVariant", "name", self.name, str)
+        _check_type("MetricVariant", "formula", self.formula, Formula)
+        _check_type("MetricVariant", "higher_is_better", self.higher_is_better, bool)
+        _check_type("MetricVariant", "ties", self.ties, TieRule)
+        _check_type("MetricVariant", "normalise_on_upsert", self.normalise_on_upsert, bool)
+
+
+@dataclass(frozen=True)
+class KRule:
+    """How ``k`` is checked: the error for a non-positive ``k`` and for a ``k`` that is not an int
+    (types and messages; ``{k}`` in a message is the value given)."""
+
+    error: type[Exception]
+    message: str
+    type_message: str
+    type_error: type[Exception] = TypeError
+    evidence: str = ""
+
+    def __post_init__(self) -> None:
+        _check_exception_type("KRule", "error", self.error)
+        _check_exception_type("KRule", "type_error", self.type_error)
+
+    def check(self, k: Any) -> None:
+        """Raise the engine's error if ``k`` is not a positive int."""
+        if isinstance(k, bool) or not isinstance(k, int):
+            raise self.type_error(self.type_message.format(k=k))
+        if k <= 0:
+            raise self.error(self.message.format(k=k))
+
+
+def _any_id(value: object) -> str | None:
+    return value if isinstance(value, str) and value else None
+
+
+@dataclass(frozen=True)
+class IdRule:
+    """Which record ids an engine accepts and how it orders and spells them.
+
+    ``canonical`` maps an id as a caller may give it to the engine (a str, or an int where the
+    engine allows one) to the store's record id, or None when the engine rejects it; ``message``
+    (``{id}``) is the engine's error for a rejected id. ``order_key`` orders ids for listings and
+    id-ordered ties (None: insertion order). ``external`` is the id as the engine reports it back
+    (Qdrant reports unsigned-int ids as ints).
+    """
+
+    canonical: Callable[[object], str | None] = _any_id
+    message: str = "id must be a non-empty str, got {id!r}"
+    order_key: Callable[[str], Any] | None = None
+    external: Callable[[str], object] = str
+    evidence: str = ""
+
+    def check(self, record_id: str) -> str:
+        """The canonical form of ``record_id``; ``ValueError`` with the engine's message if the
+        engine would reject it."""
+        canonical = self.canonical(record_id)
+        if canonical is None:
+            raise ValueError(self.message.format(id=record_id))
+        return canonical
+
+
+@dataclass(frozen=True)
+class PayloadLayout:
+    """Where an integration keeps a record's parts in an engine's payload: the prefix of a
+    metadata field's key (``"metadata."`` for langchain-qdrant, ``""`` when metadata keys are
+    the payload's own), the key of the text (None if the text is not a field of its own), and
+    how a payload id becomes a record id (None: no record can have it)."""
+
+    metadata_prefix: str = ""
+    text_key: str | None = None
+    canonical_id: Callable[[Any], str | None] = str
+
+
+@dataclass(frozen=True)
+class NativeWhere:
+    """An engine-native filter in core terms: ``where`` (None: no condition left) and ``ids`` (an
+    id restriction; None: none; empty: the filter matches nothing)."""
+
+    where: Any = None
+    ids: frozenset[str] | None = None
+
+
+NativeFilter = Callable[[Any, PayloadLayout], NativeWhere]
+"""Reads an engine's own filter object (e.g. a ``qdrant_client.models.Filter``) into core terms,
+for integrations that hand the user's native filter to the engine."""
+
+
+@dataclass(frozen=True)
+class Profile:
+    """An engine's behaviour as data. Use :meth:`with_metric` to select another of its metrics.
+
+    ``filters``: the ``where=`` dialect. ``upsert_metadata``: an upsert ``"replace"``s the record
+    or ``"merge"``s metadata into it (and keeps the text when none is given).
+    ``duplicate_ids_in_batch``: a repeated id in one write is an ``"error"``
+    (``duplicate_ids_message``, ``{ids}``) or the ``"last_wins"``. ``nested_metadata``: whether
+    metadata values may be dicts and nested lists (JSON payloads). ``accepts_zero_vectors``:
+    whether the all-zero vector may be stored and queried (its cosine is 0).
+    ``dimension_error``: the exception type for a vector of the wrong width.
+    ``native_filter``: reads the engine's own filter objects, if integrations pass them.
+    """
+
+    name: str
+    metric: str
+    variants: tuple[MetricVariant, ...]
+    filters: FilterDialect
+    upsert_metadata: Literal["replace", "merge"]
+    duplicate_ids_in_batch: Literal["error", "last_wins"]
+    duplicate_ids_message: str
+    ids: IdRule
+    k: KRule
+    dimension_error: type[DimensionError] = DimensionError
+    nested_metadata: bool = True
+    accepts_zero_vectors: bool = False
+    native_filter: NativeFilter | None = None
+    evidence: tuple[tuple[str, str], ...] = ()
+    _variant: MetricVariant = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        _check_type("Profile", "name", self.name, str)
+        if not self.name:
+            raise ValueError("Profile.name must be a non-empty str")
+        _check_type("Profile", "variants", self.variants, tuple)
+        if not self.variants:
+            raise ValueError(f"profile {self.name!r}: variants must hold at least one metric")
+        for variant in self.variants:
+            _check_type("Profile", "variants[]", variant, MetricVariant)
+        names = [v.name for v in self.variants]
+        if len(set(names)) != len(names):
+            raise ValueError(f"profile {self.name!r}: metric names repeat in {names}")
+        chosen = [v for v in self.variants if v.name == self.metric]
+        if not chosen:
+            raise ValueError(
+                f"profile {self.name!r} has no metric {self.metric!r}; "
+                f"allowed: {', '.join(repr(m) for m in names)}"
+            )
+        _check_type("Profile", "filters", self.filters, FilterDialect)
+        _check_choice("Profile", "upsert_metadata", self.upsert_metadata, ("replace", "merge"))
+        _check_choice(
+            "Profile",
+            "duplicate_ids_in_batch",
+            self.duplicate_ids_in_batch,
+            ("error", "last_wins"),
+        )
+        _check_type("Profile", "ids", self.ids, IdRule)
+        _check_type("Profile", "k", self.k, KRule)
+        if not (
+            isinstance(self.dimension_error, type)
+            and issubclass(self.dimension_error, DimensionError)
+        ):
+            raise TypeError(
+                f"Profile.dimension_error must be a DimensionError subclass, "
+                f"got {self.dimension_error!r}"
+            )
+        _check_type("Profile", "nested_metadata", self.nested_metadata, bool)
+        _check_type("Profile", "accepts_zero_vectors", self.accepts_zero_vectors, bool)
+        object.__setattr__(self, "_variant", chosen[0])
+
+    @property
+    def variant(self) -> MetricVariant:
+        """The selected metric's formula, direction and tie rule."""
+        return self._variant
+
+    @property
+    def higher_is_better(self) -> bool:
+        """Whether a larger reported score is a better match (similarities) or a smaller one
+        (distances), under the selected metric."""
+        return self._variant.higher_is_better
+
+    @property
+    def metrics(self) -> tuple[str, ...]:
+        """The metric names this profile accepts."""
+        return tuple(v.name for v in self.variants)
+
+    @property
+    def tie_rule(self) -> TieRule:
+        """How equal scores are ordered under the selected metric."""
+        return self._variant.ties
+
+    def with_metric(self, metric: str) -> Profile:
+        """This profile with another of its engine's metrics selected."""
+        if not isinstance(metric, str) or metric not in self.metrics:
+            raise ValueError(
+                f"profile {self.name!r} has no metric {metric!r}; "
+                f"allowed: {', '.join(repr(m) for m in self.metrics)}"
+            )
+        return dataclasses.replace(self, metric=metric)
+
+
+def registry(profiles: tuple[Profile, ...]) -> Mapping[str, Profile]:
+    """Profiles by name, checking that names are unique."""
+    by_name: dict[str, Profile] = {}
+    for profile in profiles:
+        if profile.name in by_name:
+            raise ValueError(f"two profiles are named {profile.name!r}")
+        by_name[profile.name] = profile
+    return by_name

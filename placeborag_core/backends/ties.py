@@ -1,0 +1,89 @@
+"""Tie rules: how a ranking orders equal scores, and which tied records survive a cut at ``k``.
+
+Engines disagree here and tests notice: Chroma returns ties in insertion order, the Qdrant server
+in point-id order, FAISS's IndexFlatIP whatever its selection heap leaves. A :class:`TieRule`
+turns scores into an ordered selection of rows; the base rule is "the ``k`` best by (score,
+insertion slot)", and an engine with another rule subclasses it (see
+:class:`KeyOrderTies` and ``backends/faiss.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+__all__ = ["INSERTION", "KeyOrderTies", "TieRule"]
+
+Rows = npt.NDArray[np.intp]
+Badness = npt.NDArray[Any]
+
+
+class TieRule:
+    """The ``limit`` best rows by (badness, insertion slot): ties in insertion order.
+
+    ``badness`` is the score made "smaller is better" (negated similarities); ``rows`` are the
+    candidates' row numbers in ascending (insertion) order, or None for "every row"; ``id_at``
+    names the record in a row. Subclasses change :meth:`at_cut` (which ties survive the cut),
+    :meth:`order` (how ties are ordered) or :meth:`arrange` (the final order of the selection).
+    """
+
+    name = "insertion"
+
+    def select(
+        self,
+        badness: Badness,
+        rows: Rows | None,
+        limit: int | None,
+        id_at: Callable[[int], str],
+    ) -> Rows:
+        """The rows to return, best first."""
+        if len(badness) == 0:
+            return np.empty(0, dtype=np.intp)
+        if limit is not None and limit < len(badness):
+            worst = np.partition(badness, limit - 1)[limit - 1]
+            keep = self.at_cut(badness, worst, limit)
+            rows = keep if rows is None else rows[keep]
+            badness = badness[keep]
+        elif rows is None:
+            rows = np.arange(len(badness))
+        order = self.order(badness, rows, id_at)
+        if limit is not None:
+            order = order[:limit]
+        return self.arrange(rows[order], badness[order])
+
+    def at_cut(self, badness: Badness, worst: Any, limit: int) -> Rows:
+        """The candidates (positions in ``badness``) that may be returned when ``limit`` cuts
+        them, ``worst`` being the ``limit``-th best badness: here all at least that good."""
+        return np.flatnonzero(badness <= worst)
+
+    def order(self, badness: Badness, rows: Rows, id_at: Callable[[int], str]) -> Rows:
+        """Positions in best-first order: by badness, ties by row (insertion slot)."""
+        return np.lexsort((rows, badness))
+
+    def arrange(self, chosen: Rows, badness: Badness) -> Rows:
+        """The final order of the chosen rows (sorted by badness): unchanged here."""
+        return chosen
+
+    def __repr__(self) -> str:
+        return f"<tie rule {self.name!r}>"
+
+
+class KeyOrderTies(TieRule):
+    """Ties ordered by a key of the record id (Qdrant's server: by point id)."""
+
+    def __init__(self, name: str, key: Callable[[str], Any]) -> None:
+        self.name = name
+        self.key = key
+
+    def order(self, badness: Badness, rows: Rows, id_at: Callable[[int], str]) -> Rows:
+        keys = [self.key(id_at(row)) for row in rows.tolist()]
+        rank = np.empty(len(keys), dtype=np.intp)
+        rank[sorted(range(len(keys)), key=keys.__getitem__)] = np.arange(len(keys))
+        return np.lexsort((rank, badness))
+
+
+INSERTION = TieRule()
+"""Ties in insertion order (an upsert keeps its slot; delete and re-add moves to the end)."""

@@ -1,0 +1,59 @@
+"""The column index of one metadata key: which rows carry it, and which rows hold each scalar
+value or list element.
+
+Values are bucketed by :func:`index_key`, which keeps ``True``, ``1`` and ``1.0`` apart (engines
+disagree about which of them are equal); a filter asks for every bucket that its dialect counts as
+equal to the operand.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["KeyIndex", "index_key"]
+
+
+def index_key(value: Any) -> tuple[str, Any] | None:
+    """The column-index key of a scalar metadata value (None for values that are not indexed)."""
+    if isinstance(value, bool):
+        return ("b", value)
+    if isinstance(value, int):
+        return ("i", value)
+    if isinstance(value, float):
+        return ("f", value)
+    if isinstance(value, str):
+        return ("s", value)
+    return None
+
+
+class KeyIndex:
+    """Rows carrying one key, by scalar value and by list element (keys from ``index_key``)."""
+
+    def __init__(self) -> None:
+        self.rows: set[int] = set()
+        self.values: dict[tuple[str, Any], set[int]] = {}
+        self.elements: dict[tuple[str, Any], set[int]] = {}
+
+    def add(self, row: int, value: Any) -> None:
+        self.rows.add(row)
+        if isinstance(value, list):
+            for item in value:
+                item_key = index_key(item)
+                if item_key is not None:
+                    self.elements.setdefault(item_key, set()).add(row)
+            return
+        value_key = index_key(value)
+        if value_key is not None:
+            self.values.setdefault(value_key, set()).add(row)
+
+    def discard(self, row: int, value: Any) -> None:
+        self.rows.discard(row)
+        if isinstance(value, list):
+            for item in value:
+                item_key = index_key(item)
+                if item_key is not None:
+                    self.elements[item_key].discard(row)
+            return
+        value_key = index_key(value)
+        if value_key is not None:
+            self.values[value_key].discard(row)
