@@ -3,12 +3,15 @@
 All vectors have 4 dimensions and unit length (except ``big``). The query ``q`` is e1, so
 ``cos(q, v)`` is the first coordinate: a 1.0, b 0.8, c 0.6, d 0.0, e -0.6, f -1.0. Every text
 starting with ``tie`` embeds to e3, and the query ``qtie`` scores 0.6 against each of them.
-``dummy_text`` is what langchain-qdrant embeds to learn the width. Texts after a ``#`` are
+``dummy_text`` is what langchain-qdrant embeds to learn the width. ``r0`` .. ``r11`` and the
+query ``qr`` are fixed pseudo-random unit vectors (for MMR, where the table would tie). Texts after a ``#`` are
 ignored (``a#2`` embeds like ``a``), and a LlamaIndex text may carry its metadata header: the
 last line is the key.
 """
 
 from __future__ import annotations
+
+import numpy as np
 
 TABLE = {
     "q": [1.0, 0.0, 0.0, 0.0],
@@ -22,6 +25,12 @@ TABLE = {
     "big": [2.0, 0.0, 0.0, 0.0],
     "dummy_text": [0.0, 0.0, 0.0, 1.0],
 }
+_RNG = np.random.default_rng(3)
+_RANDOM = _RNG.normal(size=(13, 4))
+_RANDOM /= np.linalg.norm(_RANDOM, axis=1, keepdims=True)
+TABLE.update({f"r{i}": row.tolist() for i, row in enumerate(_RANDOM[:12])})
+TABLE["qr"] = _RANDOM[12].tolist()
+RANDOM_TEXTS = [f"r{i}" for i in range(12)]
 DOCS = ["a", "b", "c", "d", "e", "f"]
 META = {
     "a": {"color": "red", "n": 1, "price": 1.5},
