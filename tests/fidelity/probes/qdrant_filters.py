@@ -171,7 +171,12 @@ def main() -> None:
         set(),
         "MatchText matches words, not substrings",
     )
-    check("qdrant-filter-text-word", must(FC(key="color", match=models.MatchText(text="red"))), {1, 6}, "a whole word")
+    check(
+        "qdrant-filter-text-word",
+        must(FC(key="color", match=models.MatchText(text="RED"))),
+        {1, 6},
+        "MatchText: every word of the text is a word of the value, case-insensitively",
+    )
     check(
         "qdrant-filter-no-condition",
         must(FC.model_construct(key="color")),
