@@ -30,7 +30,9 @@ for _module in (
     "llama_index.vector_stores.chroma",
     "llama_index.vector_stores.qdrant",
 ):
-    pytest.importorskip(_module, reason=f"{_module} is missing (pip install 'placeborag[fidelity,all]')")
+    pytest.importorskip(
+        _module, reason=f"{_module} is missing (pip install 'placeborag[fidelity,all]')"
+    )
 
 PROBES = Path(__file__).parent / "probes"
 SCRIPTS = sorted(p for p in PROBES.glob("*.py") if not p.name.startswith("_"))

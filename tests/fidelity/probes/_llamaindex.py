@@ -60,7 +60,9 @@ def filters(*items: tuple[str, str, Any], condition: str | None = "and") -> Any:
     )
 
     built = [
-        item if not isinstance(item, tuple) else MetadataFilter(key=item[0], operator=FilterOperator(item[1]), value=item[2])
+        item
+        if not isinstance(item, tuple)
+        else MetadataFilter(key=item[0], operator=FilterOperator(item[1]), value=item[2])
         for item in items
     ]
     return MetadataFilters(

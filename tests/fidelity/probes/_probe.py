@@ -44,6 +44,11 @@ class Facts:
         print("all facts hold")
 
 
+def name(kind: type | None) -> str | None:
+    """The name of an exception class, or None (what :func:`raised` gives when nothing was)."""
+    return kind.__name__ if kind else None
+
+
 def raised(call: Callable[[], Any]) -> tuple[type[BaseException] | None, str]:
     """The exception type and message ``call`` raises, or ``(None, repr(result))``."""
     try:

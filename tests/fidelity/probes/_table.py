@@ -4,7 +4,8 @@ All vectors have 4 dimensions and unit length (except ``big``). The query ``q`` 
 ``cos(q, v)`` is the first coordinate: a 1.0, b 0.8, c 0.6, d 0.0, e -0.6, f -1.0. Every text
 starting with ``tie`` embeds to e3, and the query ``qtie`` scores 0.6 against each of them.
 ``dummy_text`` is what langchain-qdrant embeds to learn the width. ``r0`` .. ``r11`` and the
-query ``qr`` are fixed pseudo-random unit vectors (for MMR, where the table would tie). Texts after a ``#`` are
+query ``qr`` are fixed pseudo-random unit vectors (for MMR, where the table would tie). Texts
+after a ``#`` are
 ignored (``a#2`` embeds like ``a``), and a LlamaIndex text may carry its metadata header: the
 last line is the key.
 """

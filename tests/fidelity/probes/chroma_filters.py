@@ -9,7 +9,7 @@ python tests/fidelity/probes/chroma_filters.py
 
 from __future__ import annotations
 
-from _probe import Facts, chroma_client, raised
+from _probe import Facts, chroma_client, name, raised
 
 RECORDS = {
     "r1": {"color": "red", "n": 1},
@@ -36,7 +36,9 @@ def main() -> None:
 
     def match(where) -> set[str]:
         by_get = set(made.get(where=where)["ids"])
-        by_query = set(made.query(query_embeddings=[[1.0, 0.0]], n_results=20, where=where)["ids"][0])
+        by_query = set(
+            made.query(query_embeddings=[[1.0, 0.0]], n_results=20, where=where)["ids"][0]
+        )
         assert by_get == by_query, (where, by_get, by_query)
         return by_get
 
@@ -100,6 +102,19 @@ def main() -> None:
         "$ne matches every record, the list containing 'x' included",
     )
 
+    crowd = chroma_client().create_collection("filters-crowd", embedding_function=None)
+    crowd.add(
+        ids=[f"near{i}" for i in range(50)] + [f"far{i}" for i in range(10)],
+        embeddings=[[1.0, i / 1000] for i in range(50)] + [[-1.0, i / 100] for i in range(10)],
+        metadatas=[{"keep": False}] * 50 + [{"keep": True}] * 10,
+    )
+    kept = crowd.query(query_embeddings=[[1.0, 0.0]], n_results=5, where={"keep": True})["ids"][0]
+    facts.check(
+        "chroma-filter-prefilter",
+        kept == [f"far{i}" for i in range(5)],
+        f"the filter applies before the top-k cut: k=5 behind 50 closer non-matches -> {kept}",
+    )
+
     def error(fact_id: str, where, kind: type, message: str) -> None:
         got = raised(lambda: made.get(where=where))
         in_query = raised(lambda: made.query(query_embeddings=[[1.0, 0.0]], where=where))
@@ -107,7 +122,7 @@ def main() -> None:
         facts.check(
             fact_id,
             got == (kind, message) and in_query == (kind, expected_query),
-            f"{where!r} -> {got[0].__name__ if got[0] else None}: {got[1]}",
+            f"{where!r} -> {name(got[0])}: {got[1]}",
         )
 
     ops = "$gt, $gte, $lt, $lte, $ne, $eq, $in, $nin, $contains, $not_contains"
@@ -200,7 +215,7 @@ def main() -> None:
         facts.check(
             fact_id,
             got[0] is kind and got[1].startswith(start),
-            f"metadata {metadata!r} -> {got[0].__name__ if got[0] else None}: {got[1][:90]}",
+            f"metadata {metadata!r} -> {name(got[0])}: {got[1][:90]}",
         )
 
     write("chroma-metadata-none-value", {"a": None}, TypeError, "argument 'metadatas'")

@@ -107,9 +107,12 @@ def main() -> None:
     exact_l2 = exact_ip = 0
     numpy_l2 = 0
     cosine_gap = 0.0
-    spaces = {space: client.create_collection(
-        f"scores-384-{space}", metadata={"hnsw:space": space}, embedding_function=None
-    ) for space in ("l2", "ip", "cosine")}
+    spaces = {
+        space: client.create_collection(
+            f"scores-384-{space}", metadata={"hnsw:space": space}, embedding_function=None
+        )
+        for space in ("l2", "ip", "cosine")
+    }
     for made in spaces.values():
         made.add(ids=[str(i) for i in range(60)], embeddings=matrix.tolist())
     for query in queries:

@@ -45,16 +45,20 @@ EXPECTED = {  # fact id -> (where_document, ids or (exception name, first line o
         {"$contains": 3},
         (
             "ValueError",
-            "Expected where document operand value for operator $contains to be a str, got 3 in "
-            "query.",
+            (
+                "Expected where document operand value for operator $contains to be a str, "
+                "got 3 in query."
+            ),
         ),
     ),
     "chroma-document-error-operator": (
         {"$foo": "x"},
         (
             "ValueError",
-            "Expected where document operator to be one of $contains, $not_contains, $regex, "
-            "$not_regex, $and, $or, got $foo in query.",
+            (
+                "Expected where document operator to be one of $contains, $not_contains, "
+                "$regex, $not_regex, $and, $or, got $foo in query."
+            ),
         ),
     ),
     "chroma-document-error-no-operator": ({}, ("ValueError", ONE.format("{}"))),

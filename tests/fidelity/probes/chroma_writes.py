@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 
-from _probe import Facts, chroma_client, raised
+from _probe import Facts, chroma_client, name, raised
 
 
 def main() -> None:
@@ -48,8 +48,10 @@ def main() -> None:
         made.get(ids=["a"])["metadatas"] == [{"b": 2}],
         "update() with a None value removes that key",
     )
-    missing = [raised(lambda: made.update(ids=["zz"], metadatas=[{"x": 1}])),
-               raised(lambda: made.delete(ids=["zz"]))]
+    missing = [
+        raised(lambda: made.update(ids=["zz"], metadatas=[{"x": 1}])),
+        raised(lambda: made.delete(ids=["zz"])),
+    ]
     facts.check(
         "chroma-write-missing-noop",
         all(kind is None for kind, _ in missing) and made.count() == 1,
@@ -66,7 +68,10 @@ def main() -> None:
     errors = {
         "chroma-write-delete-nothing": (
             raised(made.delete),
-            (ValueError, "At least one of ids, where, or where_document must be provided in delete."),
+            (
+                ValueError,
+                "At least one of ids, where, or where_document must be provided in delete.",
+            ),
         ),
         "chroma-write-delete-empty": (
             raised(lambda: made.delete(ids=[])),
@@ -120,8 +125,7 @@ def main() -> None:
             raised(lambda: made.add(ids=["n"], embeddings=[[math.nan, 0.0]])),
             (
                 InvalidArgumentError,
-                "Validation error: embeddings: Embeddings must not contain NaN or Infinity "
-                "values",
+                "Validation error: embeddings: Embeddings must not contain NaN or Infinity values",
             ),
         ),
     }
@@ -129,7 +133,7 @@ def main() -> None:
         facts.check(
             fact_id,
             got == expected,
-            f"{got[0].__name__ if got[0] else None}: {got[1]}",
+            f"{name(got[0])}: {got[1]}",
         )
     facts.check(
         "chroma-ids-any-str",

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import faiss
 import numpy as np
-from _probe import Facts, raised
+from _probe import Facts, name, raised
 
 F32 = np.float32
 TIED = np.tile(np.array([[0.0, 0.0, 1.0]], dtype=F32), (10, 1))
@@ -75,7 +75,7 @@ def main() -> None:
     facts.check(
         "faiss-remove-hnsw",
         kind is RuntimeError and "not implemented for this type of index" in message,
-        f"IndexHNSWFlat cannot remove: {kind.__name__ if kind else None}",
+        f"IndexHNSWFlat cannot remove: {name(kind)}",
     )
 
     errors = {
@@ -87,13 +87,13 @@ def main() -> None:
         facts.check(
             fact_id,
             kind is AssertionError and message == "",
-            f"a bare AssertionError with an empty message ({kind.__name__ if kind else None})",
+            f"a bare AssertionError with an empty message ({name(kind)})",
         )
     kind, message = raised(lambda: l2.search(QUERY[0], 1))
     facts.check(
         "faiss-error-1d-query",
         kind is ValueError and message == "not enough values to unpack (expected 2, got 1)",
-        f"a 1-D query: {kind.__name__ if kind else None}: {message}",
+        f"a 1-D query: {name(kind)}: {message}",
     )
     facts.done()
 

@@ -36,10 +36,7 @@ def lane_dot(x: np.ndarray, y: np.ndarray, lanes: int, fma: bool) -> np.ndarray:
     acc = np.zeros((x.shape[0], lanes), dtype=F32)
     for start in range(0, x.shape[1], lanes):
         a, b = x[:, start : start + lanes], y[:, start : start + lanes]
-        if fma:
-            acc = (a.astype(np.float64) * b + acc).astype(F32)
-        else:
-            acc = acc + a * b
+        acc = (a.astype(np.float64) * b + acc).astype(F32) if fma else acc + a * b
     while acc.shape[1] > 1:
         half = acc.shape[1] // 2
         acc = acc[:, :half] + acc[:, half:]
@@ -135,7 +132,9 @@ def main() -> None:
             if kind == "l2":
                 diff = rows - query[0]
                 ours = lane_dot(diff, diff, lanes, fma)
-                gap = max(gap, float(np.max(np.abs(np.sum(diff * diff, axis=1, dtype=F32) - d) / d)))
+                gap = max(
+                    gap, float(np.max(np.abs(np.sum(diff * diff, axis=1, dtype=F32) - d) / d))
+                )
             else:
                 ours = lane_dot(rows, np.broadcast_to(query[0], rows.shape), lanes, fma)
             exact += np.array_equal(ours, d)

@@ -14,7 +14,7 @@ import math
 import uuid
 import warnings
 
-from _probe import Facts, chroma_client, raised
+from _probe import Facts, chroma_client, name, raised
 from _table import DOCS, META, langchain_embeddings
 
 SQRT2 = math.sqrt(2.0)
@@ -22,9 +22,7 @@ WARNING = "Relevance scores must be between 0 and 1"
 
 
 def main() -> None:
-    facts = Facts(
-        "langchain-chroma on Chroma", "langchain-chroma", "langchain-core", "chromadb"
-    )
+    facts = Facts("langchain-chroma on Chroma", "langchain-chroma", "langchain-core", "chromadb")
     from chromadb.errors import DuplicateIDError, InvalidArgumentError
     from langchain_chroma import Chroma
 
@@ -57,7 +55,9 @@ def main() -> None:
     relevance, warned = scored(l2, relevance=True)
     facts.check(
         "lc-chroma-score-l2",
-        score["a"] == 0.0 and score["b"] == 0.4000000059604645 and score["f"] == 4.0
+        score["a"] == 0.0
+        and score["b"] == 0.4000000059604645
+        and score["f"] == 4.0
         and type(score["b"]) is float,
         f"default space: squared L2 (2 - 2cos) as a Python float, ascending: {score}",
     )
@@ -85,7 +85,8 @@ def main() -> None:
     relevance, _ = scored(ip, relevance=True)
     facts.check(
         "lc-chroma-relevance-ip",
-        math.copysign(1.0, relevance["a"]) == -1.0 and relevance["a"] == 0.0
+        math.copysign(1.0, relevance["a"]) == -1.0
+        and relevance["a"] == 0.0
         and relevance["f"] == -1.0,
         f"ip relevance = 1 - d if d > 0 else -d, so an exact match gets -0.0: {relevance}",
     )
@@ -156,7 +157,7 @@ def main() -> None:
     facts.check(
         "lc-chroma-unknown-kwargs",
         unknown[0] is TypeError and "bogus" in unknown[1],
-        f"unknown keyword arguments reach the client and raise: {unknown[0].__name__ if unknown[0] else None}",
+        f"unknown keyword arguments reach the client and raise: {name(unknown[0])}",
     )
 
     ids = store(fill=False)
@@ -185,7 +186,10 @@ def main() -> None:
         ),
         "lc-chroma-delete-none": (
             raised(lambda: ids.delete(None)),
-            (ValueError, "At least one of ids, where, or where_document must be provided in delete."),
+            (
+                ValueError,
+                "At least one of ids, where, or where_document must be provided in delete.",
+            ),
         ),
         "lc-chroma-get-by-ids-duplicate": (
             raised(lambda: ids.get_by_ids(["x2", "x2"])),
@@ -201,7 +205,7 @@ def main() -> None:
         ),
     }
     for fact_id, (got, expected) in errors.items():
-        facts.check(fact_id, got == expected, f"{got[0].__name__ if got[0] else None}: {got[1]}")
+        facts.check(fact_id, got == expected, f"{name(got[0])}: {got[1]}")
 
     ordered = store(fill=False)
     ordered.add_texts(["d", "a", "c"], metadatas=[{"k": 1}] * 3, ids=["zz", "aa", "mm"])
@@ -209,7 +213,8 @@ def main() -> None:
     got = ordered.get_by_ids(["mm", "zz", "aa", "missing"])
     facts.check(
         "lc-chroma-upsert-existing",
-        [d.id for d in got] == ["zz", "aa", "mm"] and got[1].page_content == "b#2"
+        [d.id for d in got] == ["zz", "aa", "mm"]
+        and got[1].page_content == "b#2"
         and got[1].metadata == {"k": 2},
         "add_texts of an existing id replaces text and metadata and keeps the position",
     )
@@ -229,7 +234,7 @@ def main() -> None:
     facts.check(
         "lc-chroma-get-by-ids-no-metadata",
         crash[0] is not None and crash[0].__name__ == "ValidationError",
-        f"get_by_ids fails on a document stored without metadata: {crash[0].__name__ if crash[0] else None}",
+        f"get_by_ids fails on a document stored without metadata: {name(crash[0])}",
     )
     ordered.delete(where={"k": 2})
     facts.check(
@@ -238,7 +243,10 @@ def main() -> None:
         "delete(where=...) is passed to Chroma",
     )
 
-    picks = [d.page_content for d in l2.max_marginal_relevance_search("q", k=3, fetch_k=6, lambda_mult=0.0)]
+    picks = [
+        d.page_content
+        for d in l2.max_marginal_relevance_search("q", k=3, fetch_k=6, lambda_mult=0.0)
+    ]
     facts.check(
         "lc-chroma-mmr-order",
         picks == ["a", "d", "f"],

@@ -70,7 +70,9 @@ def main() -> None:
         and any("Relevance scores must be between 0 and 1" in str(w.message) for w in caught),
         f"relevance = 1 - d/sqrt(2), still numpy.float32, LangChain warns when < 0: {relevance}",
     )
-    big = FAISS.from_texts(["big", "a"], langchain_embeddings(), ids=["big", "a"], normalize_L2=True)
+    big = FAISS.from_texts(
+        ["big", "a"], langchain_embeddings(), ids=["big", "a"], normalize_L2=True
+    )
     facts.check(
         "lc-faiss-normalize-l2",
         scored(big) == {"big": 0.0, "a": 0.0},
@@ -80,7 +82,10 @@ def main() -> None:
     score, relevance = scored(mip), scored(mip, relevance=True)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        kept = [d.page_content for d, _ in mip.similarity_search_with_relevance_scores("q", k=6, score_threshold=0.5)]
+        kept = [
+            d.page_content
+            for d, _ in mip.similarity_search_with_relevance_scores("q", k=6, score_threshold=0.5)
+        ]
     facts.check(
         "lc-faiss-mip",
         type(mip.index).__name__ == "IndexFlatIP"
@@ -120,19 +125,23 @@ def main() -> None:
     texts = [str(w.message) for w in caught if w.category is UserWarning]
     facts.check(
         "lc-faiss-normalize-warning",
-        texts == ["Normalizing L2 is not applicable for metric type: DistanceStrategy.MAX_INNER_PRODUCT"]
+        texts
+        == ["Normalizing L2 is not applicable for metric type: DistanceStrategy.MAX_INNER_PRODUCT"]
         or texts == ["Normalizing L2 is not applicable for metric type: max_inner_product"],
-        f"normalize_L2 under another strategy warns (Python {sys.version_info[0]}.{sys.version_info[1]}) "
+        f"normalize_L2 under another strategy warns (Python {sys.version_info[:2]}) "
         f"and normalises anyway: {texts}",
     )
     thresholds = {
         "l2 <= 0.8": sorted(scored(default, score_threshold=0.8)),
         "mip >= 0.6": sorted(scored(mip, score_threshold=0.6)),
-        "jaccard >= 0.8": sorted(scored(store(distance_strategy=DistanceStrategy.JACCARD), score_threshold=0.8)),
+        "jaccard >= 0.8": sorted(
+            scored(store(distance_strategy=DistanceStrategy.JACCARD), score_threshold=0.8)
+        ),
     }
     facts.check(
         "lc-faiss-threshold",
-        thresholds == {
+        thresholds
+        == {
             "l2 <= 0.8": ["a", "b", "c"],
             "mip >= 0.6": ["a", "b", "c"],
             "jaccard >= 0.8": ["c", "d", "e", "f"],
@@ -156,7 +165,8 @@ def main() -> None:
     }
     facts.check(
         "lc-faiss-filter-dialect",
-        dialect == {
+        dialect
+        == {
             "$neq missing": DOCS,
             "bare list": ["a", "c", "d", "f"],
             "$or []": [],
@@ -180,12 +190,17 @@ def main() -> None:
     )
     near = [f"c#{i}" for i in range(30)]
     crowded = FAISS.from_texts(
-        [*near, "f"], langchain_embeddings(), metadatas=[{"color": "blue"}] * 30 + [{"color": "red"}]
+        [*near, "f"],
+        langchain_embeddings(),
+        metadatas=[{"color": "blue"}] * 30 + [{"color": "red"}],
     )
     facts.check(
         "lc-faiss-postfilter",
         crowded.similarity_search("q", k=1, filter={"color": "red"}) == []
-        and [d.page_content for d in crowded.similarity_search("q", k=1, filter={"color": "red"}, fetch_k=31)]
+        and [
+            d.page_content
+            for d in crowded.similarity_search("q", k=1, filter={"color": "red"}, fetch_k=31)
+        ]
         == ["f"],
         "the filter runs after fetching fetch_k=20 candidates: a far match is lost unless "
         "fetch_k reaches it",
@@ -199,18 +214,23 @@ def main() -> None:
     ids = store(["a", "b"])
     facts.check(
         "lc-faiss-ids-duplicate",
-        raised(lambda: ids.add_texts(["c", "d"], ids=["x", "x"])) == (ValueError, "Duplicate ids found in the ids list."),
+        raised(lambda: ids.add_texts(["c", "d"], ids=["x", "x"]))
+        == (ValueError, "Duplicate ids found in the ids list."),
         "the same id twice in one call raises before anything is written",
     )
     facts.check(
         "lc-faiss-delete",
         raised(lambda: ids.delete(["a", "zz"]))
-        == (ValueError, "Some specified ids do not exist in the current store. Ids not found: {'zz'}")
+        == (
+            ValueError,
+            "Some specified ids do not exist in the current store. Ids not found: {'zz'}",
+        )
         and ids.index.ntotal == 2
         and raised(lambda: ids.delete(None)) == (ValueError, "No ids provided to delete.")
-        and raised(lambda: ids.delete([])) == (ValueError, "Tried to delete ids that does not  exist: []")
+        and raised(lambda: ids.delete([]))
+        == (ValueError, "Tried to delete ids that does not  exist: []")
         and ids.delete(["b"]) is True,
-        "delete: a missing id raises and nothing is deleted; None and [] raise; success returns True",
+        "delete: a missing id raises and nothing is deleted; None and [] raise; success is True",
     )
     got = ids.get_by_ids(["a", "zz", "a"])
     facts.check(
@@ -237,36 +257,51 @@ def main() -> None:
         "a position whose document is gone raises 'Could not find document for id ...'",
     )
 
-    picks = default.max_marginal_relevance_search_with_score_by_vector([1.0, 0.0, 0.0, 0.0], k=3, fetch_k=6, lambda_mult=0.0)
+    picks = default.max_marginal_relevance_search_with_score_by_vector(
+        [1.0, 0.0, 0.0, 0.0], k=3, fetch_k=6, lambda_mult=0.0
+    )
     facts.check(
         "lc-faiss-mmr",
         [d.page_content for d, _ in picks] == ["a", "f", "d"]
         and [float(s) for _, s in picks] == [0.0, 4.0, 2.0],
-        f"MMR picks in pick order with their raw squared-L2 scores: {[(d.page_content, s) for d, s in picks]}",
+        f"MMR picks in pick order with their raw squared-L2 scores: "
+        f"{[(d.page_content, s) for d, s in picks]}",
     )
     filtered = default.max_marginal_relevance_search_with_score_by_vector(
         [1.0, 0.0, 0.0, 0.0], k=2, fetch_k=6, lambda_mult=1.0, filter={"color": "red"}
     )
     facts.check(
         "lc-faiss-mmr-filter-scores",
-        [(d.page_content, float(s)) for d, s in filtered] == [("a", 0.0), ("c", float(F32(0.40000004)))],
+        [(d.page_content, float(s)) for d, s in filtered]
+        == [("a", 0.0), ("c", float(F32(0.40000004)))],
         f"with a filter, MMR reports scores of the wrong positions (c gets b's distance): "
         f"{[(d.page_content, s) for d, s in filtered]}",
     )
     unnormalised = FAISS.from_texts(["a", "b"], langchain_embeddings(), normalize_L2=True)
-    picks = unnormalised.max_marginal_relevance_search_with_score_by_vector([2.0, 0.0, 0.0, 0.0], k=1, fetch_k=2)
+    picks = unnormalised.max_marginal_relevance_search_with_score_by_vector(
+        [2.0, 0.0, 0.0, 0.0], k=1, fetch_k=2
+    )
     facts.check(
         "lc-faiss-mmr-normalize",
         float(picks[0][1]) == 1.0,
         f"the MMR path does not normalise the query under normalize_L2 ([2,0,0,0] vs a: "
         f"{float(picks[0][1])})",
     )
-    ties = FAISS.from_texts(["tie3", "tie1", "tie4", "tie0", "tie2"], langchain_embeddings(), ids=["t3", "t1", "t4", "t0", "t2"])
+    ties = FAISS.from_texts(
+        ["tie3", "tie1", "tie4", "tie0", "tie2"],
+        langchain_embeddings(),
+        ids=["t3", "t1", "t4", "t0", "t2"],
+    )
     ties_ip = FAISS.from_texts(
-        ["tie3", "tie1", "tie4", "tie0", "tie2"], langchain_embeddings(), ids=["t3", "t1", "t4", "t0", "t2"],
+        ["tie3", "tie1", "tie4", "tie0", "tie2"],
+        langchain_embeddings(),
+        ids=["t3", "t1", "t4", "t0", "t2"],
         distance_strategy=DistanceStrategy.MAX_INNER_PRODUCT,
     )
-    order = ([d.id for d in ties.similarity_search("qtie", k=3)], [d.id for d in ties_ip.similarity_search("qtie", k=3)])
+    order = (
+        [d.id for d in ties.similarity_search("qtie", k=3)],
+        [d.id for d in ties_ip.similarity_search("qtie", k=3)],
+    )
     facts.check(
         "lc-faiss-ties",
         order == (["t3", "t1", "t4"], ["t4", "t1", "t3"]),

@@ -32,7 +32,9 @@ IDS = {t: point(i + 1) for i, t in enumerate(DOCS)}
 
 def main() -> None:
     facts = Facts(
-        "langchain-qdrant on Qdrant local mode", "langchain-qdrant", "langchain-core",
+        "langchain-qdrant on Qdrant local mode",
+        "langchain-qdrant",
+        "langchain-core",
         "qdrant-client",
     )
     from langchain_core.vectorstores.utils import maximal_marginal_relevance
@@ -73,13 +75,18 @@ def main() -> None:
     )
     facts.check(
         "lc-qdrant-relevance-cosine",
-        relevance["a"] == 1.0 and relevance["b"] == (0.800000011920929 + 1) / 2
-        and relevance["d"] == 0.5 and relevance["f"] == 0.0,
+        relevance["a"] == 1.0
+        and relevance["b"] == (0.800000011920929 + 1) / 2
+        and relevance["d"] == 0.5
+        and relevance["f"] == 0.0,
         f"COSINE relevance = (cos + 1) / 2, in [0, 1]: {relevance}",
     )
     dot = store(models.Distance.DOT)
     relevance = scored(dot, relevance=True)
-    kept = [d.page_content for d, _ in dot.similarity_search_with_relevance_scores("q", k=6, score_threshold=0.8)]
+    kept = [
+        d.page_content
+        for d, _ in dot.similarity_search_with_relevance_scores("q", k=6, score_threshold=0.8)
+    ]
     facts.check(
         "lc-qdrant-relevance-dot",
         relevance["a"] == 0.0 and relevance["f"] == 1.0 and kept == ["f"],
@@ -90,7 +97,9 @@ def main() -> None:
     score, relevance = scored(euclid), scored(euclid, relevance=True)
     facts.check(
         "lc-qdrant-score-euclid",
-        score["a"] == 0.0 and score["b"] == 0.6324555508823199 and score["f"] == 2.0
+        score["a"] == 0.0
+        and score["b"] == 0.6324555508823199
+        and score["f"] == 2.0
         and relevance["b"] == 1 - 0.6324555508823199 / SQRT2,
         f"EUCLID: the L2 distance (not squared), relevance 1 - d/sqrt(2): {score}",
     )
@@ -101,9 +110,7 @@ def main() -> None:
         error == (ValueError, "Unknown distance strategy, must be COSINE, DOT, or EUCLID."),
         f"MANHATTAN has no relevance function: {error[1]}",
     )
-    thresholds = {
-        t: sorted(scored(cosine, score_threshold=t)) for t in (0.6, 0.6000000238418579)
-    }
+    thresholds = {t: sorted(scored(cosine, score_threshold=t)) for t in (0.6, 0.6000000238418579)}
     facts.check(
         "lc-qdrant-threshold-strict",
         thresholds == {0.6: ["a", "b", "c"], 0.6000000238418579: ["a", "b"]},
@@ -120,25 +127,26 @@ def main() -> None:
     facts.check(
         "lc-qdrant-document",
         first.id is None
-        and first.metadata == {**META["a"], "_id": IDS["a"], "_collection_name": cosine.collection_name},
+        and first.metadata
+        == {**META["a"], "_id": IDS["a"], "_collection_name": cosine.collection_name},
         f"Document.id is None; metadata gains _id and _collection_name: {first.metadata}",
     )
 
-    def texts(flt) -> list[str]:
-        return [d.page_content for d in cosine.similarity_search("q", k=6, filter=flt)]
+    def texts(given) -> list[str]:
+        return [d.page_content for d in cosine.similarity_search("q", k=6, filter=given)]
 
-    F, FC, MV = models.Filter, models.FieldCondition, models.MatchValue
+    flt, cond, value = models.Filter, models.FieldCondition, models.MatchValue
     facts.check(
         "lc-qdrant-filter-prefix",
-        texts(F(must=[FC(key="metadata.color", match=MV(value="red"))])) == ["a", "c", "f"]
-        and texts(F(must=[FC(key="color", match=MV(value="red"))])) == []
-        and texts(F(must=[FC(key="page_content", match=MV(value="c"))])) == ["c"],
+        texts(flt(must=[cond(key="metadata.color", match=value(value="red"))])) == ["a", "c", "f"]
+        and texts(flt(must=[cond(key="color", match=value(value="red"))])) == []
+        and texts(flt(must=[cond(key="page_content", match=value(value="c"))])) == ["c"],
         "metadata sits under the payload key 'metadata' (key 'metadata.color'); a bare key "
         "matches nothing, silently; 'page_content' is the text",
     )
     facts.check(
         "lc-qdrant-filter-missing",
-        texts(F(must_not=[FC(key="metadata.missing", match=MV(value="x"))])) == DOCS,
+        texts(flt(must_not=[cond(key="metadata.missing", match=value(value="x"))])) == DOCS,
         "must_not on a missing key matches every document",
     )
     error = raised(lambda: cosine.similarity_search("q", filter={"color": "red"}))
@@ -177,7 +185,8 @@ def main() -> None:
     )
     facts.check(
         "lc-qdrant-ids-invalid",
-        raised(lambda: ids.add_texts(["c"], ids=["id_c"])) == (ValueError, "Point id id_c is not a valid UUID"),
+        raised(lambda: ids.add_texts(["c"], ids=["id_c"]))
+        == (ValueError, "Point id id_c is not a valid UUID"),
         "a str id that is not a UUID raises ValueError",
     )
     dup = ids.add_texts(["e", "f"], metadatas=[{"v": 1}, {"v": 2}], ids=[point(50), point(50)])
@@ -194,7 +203,8 @@ def main() -> None:
     got = ids.get_by_ids([point(50), "nope", point(50), "not-a-uuid"])
     facts.check(
         "lc-qdrant-get-by-ids",
-        [d.metadata["_id"] for d in got] == [point(50), point(50)] and got[0].id is None
+        [d.metadata["_id"] for d in got] == [point(50), point(50)]
+        and got[0].id is None
         and ids.get_by_ids([]) == [],
         "get_by_ids: request order, repeated ids repeated, missing or invalid ids skipped",
     )
@@ -202,7 +212,8 @@ def main() -> None:
         "lc-qdrant-delete",
         ids.delete([point(50), point(999)]) is True
         and raised(lambda: ids.delete([])) == (ValueError, "Empty update request")
-        and raised(lambda: ids.delete(None)) == (ValueError, "Unsupported selector type: <class 'NoneType'>"),
+        and raised(lambda: ids.delete(None))
+        == (ValueError, "Unsupported selector type: <class 'NoneType'>"),
         "delete returns True even for missing ids; [] and None raise ValueError",
     )
 
@@ -214,15 +225,22 @@ def main() -> None:
     for lam in (0.0, 0.25, 0.5, 0.75, 1.0):
         engine = [
             d.page_content
-            for d in randoms.max_marginal_relevance_search_by_vector(query, k=4, fetch_k=12, lambda_mult=lam)
+            for d in randoms.max_marginal_relevance_search_by_vector(
+                query, k=4, fetch_k=12, lambda_mult=lam
+            )
         ]
-        core = [RANDOM_TEXTS[i] for i in maximal_marginal_relevance(np.array(query), candidates, 1 - lam, 4)]
+        core = [
+            RANDOM_TEXTS[i]
+            for i in maximal_marginal_relevance(np.array(query), candidates, 1 - lam, 4)
+        ]
         inverted &= engine == core
     with_scores = randoms.max_marginal_relevance_search_with_score_by_vector(query, k=2, fetch_k=12)
     facts.check(
         "lc-qdrant-mmr",
         inverted
-        and all(abs(s - float(np.dot(vector(d.page_content), query))) < 1e-6 for d, s in with_scores),
+        and all(
+            abs(s - float(np.dot(vector(d.page_content), query))) < 1e-6 for d, s in with_scores
+        ),
         "MMR runs in the engine with diversity = lambda_mult: its picks (in pick order) are "
         "LangChain's MMR at 1 - lambda_mult; *_with_score reports the raw cosine",
     )
@@ -235,7 +253,10 @@ def main() -> None:
     )
 
     ties = store(fill=False)
-    ties.add_texts(["tie3", "tie1", "tie4", "tie0", "tie2"], ids=[point(3), point(1), point(4), point(0), point(2)])
+    ties.add_texts(
+        ["tie3", "tie1", "tie4", "tie0", "tie2"],
+        ids=[point(3), point(1), point(4), point(0), point(2)],
+    )
     order = [d.page_content for d in ties.similarity_search("qtie", k=5)]
     facts.check(
         "lc-qdrant-ties",

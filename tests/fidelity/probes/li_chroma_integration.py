@@ -14,7 +14,7 @@ import math
 import uuid
 
 from _llamaindex import filters, index_over, node_id, nodes, retrieve, texts
-from _probe import Facts, chroma_client, raised
+from _probe import Facts, chroma_client, name, raised
 from _table import DOCS
 
 
@@ -57,12 +57,10 @@ def main() -> None:
     )
     facts.check(
         "li-chroma-stores-text",
-        l2.vector_store.stores_text
-        and not l2.index_struct.nodes_dict
-        and not l2.docstore.docs,
+        l2.vector_store.stores_text and not l2.index_struct.nodes_dict and not l2.docstore.docs,
         "stores_text: the index's node map and docstore stay empty, the text is in Chroma",
     )
-    raw = l2.vector_store._collection.get(ids=[node_id("a")], include=["metadatas", "documents"])  # noqa: SLF001
+    raw = l2.vector_store._collection.get(ids=[node_id("a")], include=["metadatas", "documents"])
     facts.check(
         "li-chroma-stored-keys",
         raw["documents"] == ["a"]
@@ -71,13 +69,17 @@ def main() -> None:
         f"Chroma holds the text as the document and the node in metadata keys: "
         f"{sorted(raw['metadatas'][0])}",
     )
-    nested = raised(lambda: index_over(store(), nodes(["a"], ids=["n1"], metadata=[{"d": {"x": 1}}])))
+    nested = raised(
+        lambda: index_over(store(), nodes(["a"], ids=["n1"], metadata=[{"d": {"x": 1}}]))
+    )
     facts.check(
         "li-chroma-flat-metadata",
         nested == (ValueError, "Value for metadata d must be one of (str, int, float, None)"),
         f"flat_metadata: a nested value raises {nested[1]}",
     )
-    nulls = index_over(store(), nodes(["a", "b"], ids=["x1", "x2"], metadata=[{"k": None}, {"k": "v"}]))
+    nulls = index_over(
+        store(), nodes(["a", "b"], ids=["x1", "x2"], metadata=[{"k": None}, {"k": "v"}])
+    )
     facts.check(
         "li-chroma-none-as-empty",
         texts(nulls, filters=filters(("k", "==", ""))) == ["a"],
@@ -101,7 +103,7 @@ def main() -> None:
     facts.check(
         "li-chroma-duplicate-in-add",
         duplicate[0] is DuplicateIDError and "found duplicates of: d1" in duplicate[1],
-        f"the same id twice in one add: {duplicate[0].__name__ if duplicate[0] else None}: {duplicate[1]}",
+        f"the same id twice in one add: {name(duplicate[0])}: {duplicate[1]}",
     )
 
     def where(*items, condition="and") -> list[str] | tuple:
@@ -125,7 +127,8 @@ def main() -> None:
     }
     facts.check(
         "li-chroma-filters",
-        matrix == {
+        matrix
+        == {
             "color == red": ["a", "c", "f"],
             "n == 1.0": ["a"],
             "color != red": ["b", "d", "e"],
@@ -169,15 +172,20 @@ def main() -> None:
         lambda: texts(
             l2,
             filters=filters(
-                filters(("color", "==", "red"), ("n", "<", 3)), ("color", "==", "green"), condition="or"
+                filters(("color", "==", "red"), ("n", "<", 3)),
+                ("color", "==", "green"),
+                condition="or",
             ),
         )
     )
-    empty_nested = raised(lambda: texts(l2, filters=filters(MetadataFilters(filters=[]), ("n", ">", 1))))
+    empty_nested = raised(
+        lambda: texts(l2, filters=filters(MetadataFilters(filters=[]), ("n", ">", 1)))
+    )
     facts.check(
         "li-chroma-filter-nested",
         nested == (None, "['a', 'd']")
-        and empty_nested == (ValueError, "Expected where to have exactly one operator, got {} in query."),
+        and empty_nested
+        == (ValueError, "Expected where to have exactly one operator, got {} in query."),
         f"nested groups work; a nested empty group raises {empty_nested[1]}",
     )
     facts.check(
@@ -211,10 +219,13 @@ def main() -> None:
         "li-chroma-mmr",
         [h.node.get_content() for h in mmr] == ["a", "b", "f"]
         and mmr[1].score == math.exp(-0.4000000059604645),
-        f"mmr mode works: picks in pick order, exp(-d) scores: {[(h.node.get_content(), h.score) for h in mmr]}",
+        f"mmr mode works: picks in pick order, exp(-d) scores: "
+        f"{[(h.node.get_content(), h.score) for h in mmr]}",
     )
     store_only = l2.vector_store
-    sparse = store_only.query(VectorStoreQuery(query_embedding=None, similarity_top_k=2, mode="sparse"))
+    sparse = store_only.query(
+        VectorStoreQuery(query_embedding=None, similarity_top_k=2, mode="sparse")
+    )
     hybrid = store_only.query(
         VectorStoreQuery(query_embedding=[1.0, 0.0, 0.0, 0.0], similarity_top_k=2, mode="hybrid")
     )
@@ -227,7 +238,14 @@ def main() -> None:
         f"insertion order without scores ({sparse.similarities})",
     )
 
-    ties = index_over(store(), nodes(["tie3", "tie1", "tie4", "tie0", "tie2"], ids=["03", "01", "04", "0a", "02"], metadata=[{}] * 5))
+    ties = index_over(
+        store(),
+        nodes(
+            ["tie3", "tie1", "tie4", "tie0", "tie2"],
+            ids=["03", "01", "04", "0a", "02"],
+            metadata=[{}] * 5,
+        ),
+    )
     order = [h.node.node_id for h in retrieve(ties, query="qtie", k=5)]
     facts.check(
         "li-chroma-ties",
@@ -255,7 +273,7 @@ def main() -> None:
     vs.clear()
     facts.check(
         "li-chroma-clear",
-        vs._collection.count() == 0 and raised(lambda: vs.get_nodes(None))[0] is None,  # noqa: SLF001
+        vs._collection.count() == 0 and raised(lambda: vs.get_nodes(None))[0] is None,
         "clear() deletes every node; the collection stays usable",
     )
     facts.done()

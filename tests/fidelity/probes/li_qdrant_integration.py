@@ -50,8 +50,15 @@ def main() -> None:
     )
     facts.check(
         "li-qdrant-score",
-        scores == {"a": 1.0, "b": 0.800000011920929, "c": 0.6000000238418579, "d": 0.0,
-                   "e": -0.6000000238418579, "f": -1.0},
+        scores
+        == {
+            "a": 1.0,
+            "b": 0.800000011920929,
+            "c": 0.6000000238418579,
+            "d": 0.0,
+            "e": -0.6000000238418579,
+            "f": -1.0,
+        },
         f"NodeWithScore.score is the engine's score unchanged (COSINE: cosine): {scores}",
     )
     euclid = index_over(store(models.Distance.EUCLID))
@@ -127,7 +134,8 @@ def main() -> None:
     }
     facts.check(
         "li-qdrant-filters",
-        matrix == {
+        matrix
+        == {
             "color == red": ["a", "c", "f"],
             "price == 1.5": ["a"],
             "n == '1'": [],
@@ -184,7 +192,9 @@ def main() -> None:
         texts(plain, doc_ids=["none"]) == [],
         "doc_ids= filters on the payload's doc_id",
     )
-    by_ids = VectorIndexRetriever(plain, similarity_top_k=6, node_ids=[node_id("b"), node_id("d")]).retrieve("q")
+    by_ids = VectorIndexRetriever(
+        plain, similarity_top_k=6, node_ids=[node_id("b"), node_id("d")]
+    ).retrieve("q")
     facts.check(
         "li-qdrant-node-ids-honoured",
         [h.node.get_content() for h in by_ids] == ["b", "d"],
@@ -204,7 +214,9 @@ def main() -> None:
         native == ["b", "e"],
         "vector_store_kwargs={'qdrant_filters': Filter} replaces filters= silently",
     )
-    mmr = texts(plain, k=3, vector_store_query_mode="mmr", vector_store_kwargs={"mmr_threshold": 0.1})
+    mmr = texts(
+        plain, k=3, vector_store_query_mode="mmr", vector_store_kwargs={"mmr_threshold": 0.1}
+    )
     facts.check(
         "li-qdrant-mmr-ignored",
         mmr == ["a", "b", "c"],
@@ -213,12 +225,16 @@ def main() -> None:
     vs = plain.vector_store
     sparse = vs.query(VectorStoreQuery(query_embedding=None, similarity_top_k=2, mode="sparse"))
     hybrid = raised(
-        lambda: vs.query(VectorStoreQuery(query_embedding=[1.0, 0, 0, 0], similarity_top_k=2, mode="hybrid"))
+        lambda: vs.query(
+            VectorStoreQuery(query_embedding=[1.0, 0, 0, 0], similarity_top_k=2, mode="hybrid")
+        )
     )
     facts.check(
         "li-qdrant-modes",
-        len(sparse.nodes) == 2 and sparse.similarities == [1.0, 1.0]
-        and hybrid[0] is ValueError and hybrid[1].startswith("Hybrid search is not enabled"),
+        len(sparse.nodes) == 2
+        and sparse.similarities == [1.0, 1.0]
+        and hybrid[0] is ValueError
+        and hybrid[1].startswith("Hybrid search is not enabled"),
         f"a query without embedding returns the first nodes with score 1.0; hybrid raises "
         f"{hybrid[1][:40]}...",
     )
@@ -235,9 +251,7 @@ def main() -> None:
     vs.delete_nodes([str(uuid.UUID(int=99))])
     vs.delete_nodes([])
     count = client.count(vs.collection_name).count
-    vs.delete_nodes(
-        [node_id("a")], filters=filters(("color", "==", "green"), condition="or")
-    )
+    vs.delete_nodes([node_id("a")], filters=filters(("color", "==", "green"), condition="or"))
     union = client.count(vs.collection_name).count
     vs.delete_nodes(None)
     facts.check(
@@ -253,7 +267,14 @@ def main() -> None:
         gone[0] is ValueError and "not found" in gone[1],
         f"clear() drops the collection; the next query raises: {gone[1]}",
     )
-    ties = index_over(store(), nodes(["tie3", "tie1", "tie4", "tie0", "tie2"], ids=[str(uuid.UUID(int=i)) for i in (3, 1, 4, 10, 2)], metadata=[{}] * 5))
+    ties = index_over(
+        store(),
+        nodes(
+            ["tie3", "tie1", "tie4", "tie0", "tie2"],
+            ids=[str(uuid.UUID(int=i)) for i in (3, 1, 4, 10, 2)],
+            metadata=[{}] * 5,
+        ),
+    )
     order = [h.node.get_content() for h in retrieve(ties, query="qtie", k=5)]
     facts.check(
         "li-qdrant-ties",

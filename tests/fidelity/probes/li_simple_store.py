@@ -26,7 +26,9 @@ def main() -> None:
         made = SimpleVectorStore()
         made.add(
             [
-                TextNode(id_=key, text=key, embedding=vector, metadata=(metadata or {}).get(key, {}))
+                TextNode(
+                    id_=key, text=key, embedding=vector, metadata=(metadata or {}).get(key, {})
+                )
                 for key, vector in vectors.items()
             ]
         )
@@ -71,7 +73,9 @@ def main() -> None:
 
     def where(*items, condition="and"):
         try:
-            return sorted(query(small, [1.0, 0.0], filters=filters(*items, condition=condition)).ids)
+            return sorted(
+                query(small, [1.0, 0.0], filters=filters(*items, condition=condition)).ids
+            )
         except Exception as error:  # the probe records what the store raises
             return type(error), str(error)
 
@@ -91,7 +95,13 @@ def main() -> None:
     )
     facts.check(
         "li-simple-filter-contains",
-        sorted(query(store({"s": [1.0, 0.0]}, {"s": {"t": "xyz"}}), [1.0, 0.0], filters=filters(("t", "contains", "y"))).ids)
+        sorted(
+            query(
+                store({"s": [1.0, 0.0]}, {"s": {"t": "xyz"}}),
+                [1.0, 0.0],
+                filters=filters(("t", "contains", "y")),
+            ).ids
+        )
         == ["s"],
         "CONTAINS is Python's 'in': a substring test on a str value",
     )
@@ -104,7 +114,10 @@ def main() -> None:
     )
 
     mmr = query(made, q, k=5, mode="mmr", mmr_threshold=0.5)
-    sim = {key: float(np.dot(v, q) / (np.linalg.norm(v) * np.linalg.norm(q))) for key, v in vectors.items()}
+    sim = {
+        key: float(np.dot(v, q) / (np.linalg.norm(v) * np.linalg.norm(q)))
+        for key, v in vectors.items()
+    }
 
     def cos(a: str, b: str) -> float:
         va, vb = np.array(vectors[a]), np.array(vectors[b])
@@ -123,7 +136,8 @@ def main() -> None:
 
     facts.check(
         "li-simple-mmr-latest-pick",
-        mmr.ids == replay(worst_of_all=False) and mmr.ids != replay(worst_of_all=True)
+        mmr.ids == replay(worst_of_all=False)
+        and mmr.ids != replay(worst_of_all=True)
         and abs(mmr.similarities[0] - 0.5 * sim[mmr.ids[0]]) < 1e-12,
         f"MMR penalises a candidate by its similarity to the latest pick only (not the closest "
         f"pick); reported scores are MMR scores (the first is 0.5 x cos): {mmr.ids}",

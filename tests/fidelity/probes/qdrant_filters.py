@@ -11,7 +11,7 @@ construction. Run: python tests/fidelity/probes/qdrant_filters.py
 from __future__ import annotations
 
 import pydantic
-from _probe import Facts, raised
+from _probe import Facts, name, raised
 from qdrant_client import QdrantClient, models
 
 F, FC, MV = models.Filter, models.FieldCondition, models.MatchValue
@@ -49,7 +49,9 @@ def main() -> None:
     )
 
     def match(flt) -> set[int]:
-        searched = {p.id for p in client.query_points("f", [1.0, 0.0], query_filter=flt, limit=50).points}
+        searched = {
+            p.id for p in client.query_points("f", [1.0, 0.0], query_filter=flt, limit=50).points
+        }
         scrolled = {p.id for p in client.scroll("f", scroll_filter=flt, limit=50)[0]}
         assert searched == scrolled, (flt, searched, scrolled)
         return searched
@@ -65,9 +67,13 @@ def main() -> None:
         {1},
         "MatchValue(1) does not match the float 1.0",
     )
-    check("qdrant-filter-str", must(FC(key="n", match=MV(value="5"))), {6}, "no str/number coercion")
+    check(
+        "qdrant-filter-str", must(FC(key="n", match=MV(value="5"))), {6}, "no str/number coercion"
+    )
     check("qdrant-filter-bool", must(FC(key="flag", match=MV(value=True))), {8}, "MatchValue(True)")
-    check("qdrant-filter-empty-str", must(FC(key="color", match=MV(value=""))), {9}, "'' is a value")
+    check(
+        "qdrant-filter-empty-str", must(FC(key="color", match=MV(value=""))), {9}, "'' is a value"
+    )
     check(
         "qdrant-filter-must-not-missing",
         F(must_not=[FC(key="color", match=MV(value="red"))]),
@@ -80,7 +86,12 @@ def main() -> None:
         {1, 4, 6},
         "MatchAny",
     )
-    check("qdrant-filter-any-empty", must(FC(key="color", match=models.MatchAny(any=[]))), set(), "MatchAny([])")
+    check(
+        "qdrant-filter-any-empty",
+        must(FC(key="color", match=models.MatchAny(any=[]))),
+        set(),
+        "MatchAny([])",
+    )
     check(
         "qdrant-filter-except-missing",
         must(FC(key="color", match=models.MatchExcept(**{"except": ["red", "green"]}))),
@@ -99,14 +110,24 @@ def main() -> None:
         {2, 3},
         "Range skips the string '5'",
     )
-    check("qdrant-filter-range-mixed", must(FC(key="n", range=models.Range(gt=2))), {2, 3, 7}, "int bound vs 2.5")
+    check(
+        "qdrant-filter-range-mixed",
+        must(FC(key="n", range=models.Range(gt=2))),
+        {2, 3, 7},
+        "int bound vs 2.5",
+    )
     check(
         "qdrant-filter-range-unbounded",
         must(FC(key="n", range=models.Range())),
         {1, 2, 3, 7, 8},
         "Range() matches every numeric value",
     )
-    check("qdrant-filter-range-bool", must(FC(key="flag", range=models.Range(gt=0))), set(), "a bool is not a number")
+    check(
+        "qdrant-filter-range-bool",
+        must(FC(key="flag", range=models.Range(gt=0))),
+        set(),
+        "a bool is not a number",
+    )
     check(
         "qdrant-filter-must-not-range",
         F(must_not=[FC(key="n", range=models.Range(gt=3))]),
@@ -158,7 +179,9 @@ def main() -> None:
         {3, 5, 8, 10, 11, 12},
         "IsEmpty does not count '' as empty",
     )
-    check("qdrant-filter-array-match", must(FC(key="tags", match=MV(value="x"))), {10}, "any element")
+    check(
+        "qdrant-filter-array-match", must(FC(key="tags", match=MV(value="x"))), {10}, "any element"
+    )
     check(
         "qdrant-filter-array-except",
         must(FC(key="tags", match=models.MatchExcept(**{"except": ["x"]}))),
@@ -184,28 +207,68 @@ def main() -> None:
         "a FieldCondition without a condition matches nothing, no error",
     )
 
+    client.create_collection("crowd", models.VectorParams(size=2, distance=models.Distance.COSINE))
+    client.upsert(
+        "crowd",
+        [
+            models.PointStruct(id=i, vector=[1.0, i / 1000], payload={"keep": False})
+            for i in range(50)
+        ]
+        + [
+            models.PointStruct(id=100 + i, vector=[-1.0, i / 100], payload={"keep": True})
+            for i in range(10)
+        ],
+    )
+    kept = [
+        p.id
+        for p in client.query_points(
+            "crowd", [1.0, 0.0], query_filter=must(FC(key="keep", match=MV(value=True))), limit=5
+        ).points
+    ]
+    facts.check(
+        "qdrant-filter-prefilter",
+        kept == [109, 108, 107, 106, 105],
+        f"the filter applies before the limit: 5 matches behind 50 closer non-matches -> {kept}",
+    )
+
     def invalid(fact_id: str, build, start: str) -> None:
         kind, message = raised(build)
         facts.check(
             fact_id,
             kind is pydantic.ValidationError and message.startswith(start),
-            f"{kind.__name__ if kind else None}: {message.splitlines()[0]}",
+            f"{name(kind)}: {message.splitlines()[0]}",
         )
 
-    invalid("qdrant-filter-error-match-float", lambda: MV(value=1.5), "3 validation errors for MatchValue")
-    invalid("qdrant-filter-error-match-list", lambda: MV(value=["red"]), "3 validation errors for MatchValue")
-    invalid("qdrant-filter-error-any-str", lambda: models.MatchAny(any="red"), "2 validation errors for MatchAny")
+    invalid(
+        "qdrant-filter-error-match-float",
+        lambda: MV(value=1.5),
+        "3 validation errors for MatchValue",
+    )
+    invalid(
+        "qdrant-filter-error-match-list",
+        lambda: MV(value=["red"]),
+        "3 validation errors for MatchValue",
+    )
+    invalid(
+        "qdrant-filter-error-any-str",
+        lambda: models.MatchAny(any="red"),
+        "2 validation errors for MatchAny",
+    )
     invalid(
         "qdrant-filter-error-except-float",
         lambda: models.MatchExcept(**{"except": [1.5]}),
         "2 validation errors for MatchExcept",
     )
-    invalid("qdrant-filter-error-range-str", lambda: models.Range(gt="a"), "1 validation error for Range")
+    invalid(
+        "qdrant-filter-error-range-str",
+        lambda: models.Range(gt="a"),
+        "1 validation error for Range",
+    )
     kind, message = raised(lambda: client.query_points("f", [1.0, 0.0], query_filter={"must": []}))
     facts.check(
         "qdrant-filter-error-dict",
         kind is AttributeError and message == "'dict' object has no attribute 'must'",
-        f"a plain dict as query_filter: {kind.__name__ if kind else None}: {message}",
+        f"a plain dict as query_filter: {name(kind)}: {message}",
     )
     coerced = models.Range(gt=True).gt
     facts.check(
@@ -223,7 +286,9 @@ def main() -> None:
         replaced == {"z": 1} and merged == {"z": 1, "w": 2},
         f"upsert replaces the payload wholesale ({replaced}); set_payload merges ({merged})",
     )
-    client.upsert("f", [models.PointStruct(id=20, vector=[1.0, 1.0], payload={"d": {"e": [1, {"f": 2}]}})])
+    client.upsert(
+        "f", [models.PointStruct(id=20, vector=[1.0, 1.0], payload={"d": {"e": [1, {"f": 2}]}})]
+    )
     facts.check(
         "qdrant-payload-nested",
         client.retrieve("f", [20])[0].payload == {"d": {"e": [1, {"f": 2}]}}

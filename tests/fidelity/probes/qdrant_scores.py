@@ -140,7 +140,8 @@ def main() -> None:
     }
     facts.check(
         "qdrant-score-threshold-strict",
-        cut == {
+        cut
+        == {
             "cos > 1.0": [],
             "cos > 0.6": [1, 2, 3, 4],
             "cos > f32(0.6)": [1, 2],
@@ -181,7 +182,9 @@ def main() -> None:
         f"the replayed recipe equals every score bit for bit: {exact}",
     )
 
-    client.create_collection("paths", models.VectorParams(size=384, distance=models.Distance.COSINE))
+    client.create_collection(
+        "paths", models.VectorParams(size=384, distance=models.Distance.COSINE)
+    )
     same_as_add = same_as_update = paths_differ = 0
     for i, vector in enumerate(vectors):
         row32 = np.array(vector, dtype=F32)
@@ -204,14 +207,20 @@ def main() -> None:
     # What the profile computed before: rows normalised once, no re-normalisation per query.
     client.create_collection("self", models.VectorParams(size=384, distance=models.Distance.COSINE))
     differs = 0
-    client.create_collection("twice", models.VectorParams(size=384, distance=models.Distance.COSINE))
+    client.create_collection(
+        "twice", models.VectorParams(size=384, distance=models.Distance.COSINE)
+    )
     client.upsert("twice", [models.PointStruct(id=i, vector=v) for i, v in enumerate(vectors)])
     first, second = scores(client, "twice", vectors[0]), scores(client, "twice", vectors[0])
     changed = sum(first[i] != second[i] for i in range(40))
     for i, vector in enumerate(vectors):
         client.upsert("self", [models.PointStruct(id=i, vector=vector)])
         row = np.array(vector, dtype=F32)
-        once = float(np.dot((row / np.linalg.norm(row))[None, :], np.array(vector) / np.linalg.norm(vector))[0])
+        once = float(
+            np.dot((row / np.linalg.norm(row))[None, :], np.array(vector) / np.linalg.norm(vector))[
+                0
+            ]
+        )
         differs += scores(client, "self", vector)[i] != once
     facts.check(
         "qdrant-cosine-renormalised-per-query",
@@ -222,7 +231,11 @@ def main() -> None:
     client.create_collection("zero", models.VectorParams(size=2, distance=models.Distance.COSINE))
     added = raised(
         lambda: client.upsert(
-            "zero", [models.PointStruct(id=1, vector=[0.0, 0.0]), models.PointStruct(id=2, vector=[1.0, 0.0])]
+            "zero",
+            [
+                models.PointStruct(id=1, vector=[0.0, 0.0]),
+                models.PointStruct(id=2, vector=[1.0, 0.0]),
+            ],
         )
     )
     toward = scores(client, "zero", [1.0, 0.0])

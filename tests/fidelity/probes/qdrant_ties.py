@@ -88,7 +88,9 @@ def main() -> None:
         if metric == "cosine":
             order = order[::-1]
         replayed &= [p.id for p in points] == [slots[i] for i in order]
-        stable = sorted(range(60), key=lambda i: (-in_slots[i] if metric == "cosine" else in_slots[i], i))
+        stable = sorted(
+            range(60), key=lambda i: (-in_slots[i] if metric == "cosine" else in_slots[i], i)
+        )
         insertion_like &= [p.id for p in points] == [slots[i] for i in stable]
     facts.check(
         "qdrant-ties-argsort",
@@ -97,7 +99,9 @@ def main() -> None:
         "the engine's order exactly; it is not insertion order among ties",
     )
 
-    client.create_collection("listing", models.VectorParams(size=3, distance=models.Distance.EUCLID))
+    client.create_collection(
+        "listing", models.VectorParams(size=3, distance=models.Distance.EUCLID)
+    )
     mixed_ids = [str(uuid.UUID(int=5)), 7, str(uuid.UUID(int=2)), 3, 10]
     client.upsert("listing", [models.PointStruct(id=i, vector=TIED) for i in mixed_ids])
     listed = [p.id for p in client.scroll("listing", limit=10)[0]]

@@ -14,7 +14,7 @@ import math
 import uuid
 
 import pydantic
-from _probe import Facts, raised
+from _probe import Facts, name, raised
 from qdrant_client import QdrantClient, models
 
 
@@ -31,7 +31,7 @@ def main() -> None:
     facts.check(
         "qdrant-ids-uuid-or-uint",
         (kind, message) == (ValueError, "Point id c is not a valid UUID"),
-        f"a str that is not a UUID: {kind.__name__ if kind else None}: {message}",
+        f"a str that is not a UUID: {name(kind)}: {message}",
     )
     kind, _ = raised(lambda: point(1.5))
     facts.check(
@@ -46,7 +46,10 @@ def main() -> None:
         client.retrieve("w", [str(uuid.UUID(int=9))])[0].id == str(uuid.UUID(int=9)),
         f"a dashless UUID {dashless} is stored and reported in its dashed form",
     )
-    lax = [raised(lambda: client.upsert("w", [point(-1)]))[0], raised(lambda: client.upsert("w", [point(2**64)]))[0]]
+    lax = [
+        raised(lambda: client.upsert("w", [point(-1)]))[0],
+        raised(lambda: client.upsert("w", [point(2**64)]))[0],
+    ]
     facts.check(
         "qdrant-ids-local-lax",
         lax == [None, None],
@@ -60,7 +63,8 @@ def main() -> None:
     }
     facts.check(
         "qdrant-k-positive",
-        limits == {
+        limits
+        == {
             "limit=0": (ValueError, "limit value 0 is invalid. Must be 1 or larger."),
             "limit=-1": (ValueError, "limit value -1 is invalid. Must be 1 or larger."),
         },
@@ -106,7 +110,10 @@ def main() -> None:
     facts.check(
         "qdrant-dim-write",
         dims["write"]
-        == (ValueError, "Wrong input: Vector dimension error: expected dim: 3, got 2 for vector ''"),
+        == (
+            ValueError,
+            "Wrong input: Vector dimension error: expected dim: 3, got 2 for vector ''",
+        ),
         f"{dims['write']}",
     )
     facts.check(
