@@ -11,6 +11,7 @@ process-wide client, faiss's SIMD level) leaks between probes or into the suite.
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -36,6 +37,15 @@ for _module in (
 
 PROBES = Path(__file__).parent / "probes"
 SCRIPTS = sorted(p for p in PROBES.glob("*.py") if not p.name.startswith("_"))
+DOCS = Path(__file__).parents[2] / "docs"
+
+
+def documented_facts() -> set[str]:
+    """The fact ids the documents define (each has an ``<a id="...">`` anchor)."""
+    found: set[str] = set()
+    for document in DOCS.glob("*/*.md"):
+        found.update(re.findall(r'<a id="([a-z0-9-]+)"></a>', document.read_text()))
+    return found
 
 
 def test_there_are_probes() -> None:
@@ -60,3 +70,7 @@ def test_probe_facts_hold(script: Path) -> None:
         + f"\n--- stdout ---\n{done.stdout}\n--- stderr ---\n{done.stderr}"
     )
     assert "all facts hold" in done.stdout
+    reported = set(re.findall(r"^\[([a-z0-9-]+)\] ok:", done.stdout, flags=re.MULTILINE))
+    assert reported, f"{script.name} reported no fact"
+    undocumented = reported - documented_facts()
+    assert not undocumented, f"{script.name} checks facts no document defines: {undocumented}"
