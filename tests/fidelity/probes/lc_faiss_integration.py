@@ -1,0 +1,314 @@
+"""Probe: what langchain-community's ``FAISS`` vector store adds on top of faiss.
+
+Covers the ``lc-faiss-*`` facts of docs/integrations/langchain.md: which index each
+``DistanceStrategy`` builds and which relevance function it gets, ``numpy.float32`` scores,
+``normalize_L2``, the inclusive ``score_threshold``, the dict/callable filter dialect applied
+after the search over ``fetch_k`` candidates, id and delete errors (and the corruption after
+adding an existing id), ``get_by_ids``, MMR order and its two bugs, ties, and unknown keyword
+arguments. Run: python tests/fidelity/probes/lc_faiss_integration.py
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+import warnings
+
+import numpy as np
+from _probe import Facts, raised
+from _table import DOCS, META, langchain_embeddings
+
+SQRT2 = math.sqrt(2.0)
+F32 = np.float32
+
+
+def main() -> None:
+    facts = Facts(
+        "langchain-community FAISS on faiss", "langchain-community", "langchain-core", "faiss-cpu"
+    )
+    warnings.filterwarnings("ignore", category=DeprecationWarning)
+    from langchain_community.vectorstores import FAISS
+    from langchain_community.vectorstores.utils import DistanceStrategy
+
+    def store(texts=DOCS, **kwargs) -> FAISS:
+        return FAISS.from_texts(
+            list(texts),
+            langchain_embeddings(),
+            metadatas=[META.get(t, {}) for t in texts],
+            ids=list(texts),
+            **kwargs,
+        )
+
+    def scored(made: FAISS, relevance: bool = False, **kwargs) -> dict[str, float]:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            search = (
+                made.similarity_search_with_relevance_scores
+                if relevance
+                else made.similarity_search_with_score
+            )
+            return {d.page_content: s for d, s in search("q", k=6, **kwargs)}
+
+    default = store()
+    score, relevance = scored(default), scored(default, relevance=True)
+    facts.check(
+        "lc-faiss-score-l2",
+        type(score["b"]) is np.float32
+        and score["b"] == F32(0.40000004)
+        and score["f"] == 4.0
+        and type(default.index).__name__ == "IndexFlatL2",
+        f"default (EUCLIDEAN_DISTANCE, IndexFlatL2): squared L2 as numpy.float32: {score}",
+    )
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        default.similarity_search_with_relevance_scores("q", k=6)
+    facts.check(
+        "lc-faiss-relevance-l2",
+        type(relevance["b"]) is np.float32
+        and relevance["b"] == F32(1 - F32(0.40000004) / SQRT2)
+        and relevance["f"] < 0
+        and any("Relevance scores must be between 0 and 1" in str(w.message) for w in caught),
+        f"relevance = 1 - d/sqrt(2), still numpy.float32, LangChain warns when < 0: {relevance}",
+    )
+    big = FAISS.from_texts(
+        ["big", "a"], langchain_embeddings(), ids=["big", "a"], normalize_L2=True
+    )
+    facts.check(
+        "lc-faiss-normalize-l2",
+        scored(big) == {"big": 0.0, "a": 0.0},
+        "normalize_L2=True scales stored and query vectors to unit length ([2,0,0,0] scores 0)",
+    )
+    mip = store(distance_strategy=DistanceStrategy.MAX_INNER_PRODUCT)
+    score, relevance = scored(mip), scored(mip, relevance=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        kept = [
+            d.page_content
+            for d, _ in mip.similarity_search_with_relevance_scores("q", k=6, score_threshold=0.5)
+        ]
+    facts.check(
+        "lc-faiss-mip",
+        type(mip.index).__name__ == "IndexFlatIP"
+        and score["a"] == 1.0
+        and relevance["a"] == 0.0
+        and relevance["f"] == 1.0
+        and sorted(kept) == ["e", "f"],
+        f"MAX_INNER_PRODUCT: IndexFlatIP, dot scores; the max-inner-product relevance on a "
+        f"similarity inverts the ranking ({relevance}); threshold 0.5 keeps {kept}",
+    )
+    cosine = store(distance_strategy=DistanceStrategy.COSINE)
+    relevance = scored(cosine, relevance=True)
+    facts.check(
+        "lc-faiss-cosine-strategy",
+        type(cosine.index).__name__ == "IndexFlatL2"
+        and relevance["a"] == 1.0
+        and relevance["f"] == -3.0
+        and relevance["d"] == -1.0,
+        f"COSINE still builds IndexFlatL2; relevance 1 - d = 2cos - 1: {relevance}",
+    )
+    errors = {}
+    for strategy in (DistanceStrategy.DOT_PRODUCT, DistanceStrategy.JACCARD):
+        made = store(distance_strategy=strategy)
+        errors[strategy.value] = (
+            type(made.index).__name__,
+            raised(lambda made=made: made.similarity_search_with_relevance_scores("q", k=1)),
+        )
+    message = "Unknown distance strategy, must be cosine, max_inner_product, or euclidean"
+    facts.check(
+        "lc-faiss-dot-jaccard",
+        all(v == ("IndexFlatL2", (ValueError, message)) for v in errors.values()),
+        f"DOT_PRODUCT and JACCARD build IndexFlatL2 and have no relevance function: {message}",
+    )
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        store(distance_strategy=DistanceStrategy.MAX_INNER_PRODUCT, normalize_L2=True)
+    texts = [str(w.message) for w in caught if w.category is UserWarning]
+    facts.check(
+        "lc-faiss-normalize-warning",
+        texts
+        == ["Normalizing L2 is not applicable for metric type: DistanceStrategy.MAX_INNER_PRODUCT"]
+        or texts == ["Normalizing L2 is not applicable for metric type: max_inner_product"],
+        f"normalize_L2 under another strategy warns (Python {sys.version_info[:2]}) "
+        f"and normalises anyway: {texts}",
+    )
+    thresholds = {
+        "l2 <= 0.8": sorted(scored(default, score_threshold=0.8)),
+        "mip >= 0.6": sorted(scored(mip, score_threshold=0.6)),
+        "jaccard >= 0.8": sorted(
+            scored(store(distance_strategy=DistanceStrategy.JACCARD), score_threshold=0.8)
+        ),
+    }
+    facts.check(
+        "lc-faiss-threshold",
+        thresholds
+        == {
+            "l2 <= 0.8": ["a", "b", "c"],
+            "mip >= 0.6": ["a", "b", "c"],
+            "jaccard >= 0.8": ["c", "d", "e", "f"],
+        },
+        f"score_threshold is inclusive and applied after the search; >= for MIP and JACCARD: "
+        f"{thresholds}",
+    )
+
+    def found(**kwargs) -> list[str]:
+        return [d.page_content for d in default.similarity_search("q", k=6, **kwargs)]
+
+    dialect = {
+        "$neq missing": found(filter={"missing": {"$neq": "x"}}),
+        "bare list": found(filter={"color": ["red", "green"]}),
+        "$or []": found(filter={"$or": []}),
+        "$and []": found(filter={"$and": []}),
+        "{}": found(filter={}),
+        "$or hides siblings": found(filter={"color": "red", "$or": [{"n": 4}]}),
+        "callable": found(filter=lambda metadata: metadata["n"] > 4),
+        "$not": found(filter={"$not": {"color": "red"}}),
+    }
+    facts.check(
+        "lc-faiss-filter-dialect",
+        dialect
+        == {
+            "$neq missing": DOCS,
+            "bare list": ["a", "c", "d", "f"],
+            "$or []": [],
+            "$and []": DOCS,
+            "{}": DOCS,
+            "$or hides siblings": ["d"],
+            "callable": ["e", "f"],
+            "$not": ["b", "d", "e"],
+        },
+        f"FAISS's own dict dialect and callables on metadata: {dialect}",
+    )
+    rejected = {
+        "$ne": raised(lambda: found(filter={"color": {"$ne": "red"}})),
+        "type": raised(lambda: found(filter={"n": {"$gt": "3"}}))[0],
+    }
+    facts.check(
+        "lc-faiss-filter-errors",
+        rejected["$ne"] == (ValueError, "filter contains unsupported operator: $ne")
+        and rejected["type"] is TypeError,
+        f"Mongo's $ne is rejected ({rejected['$ne'][1]}); comparing a str bound raises TypeError",
+    )
+    near = [f"c#{i}" for i in range(30)]
+    crowded = FAISS.from_texts(
+        [*near, "f"],
+        langchain_embeddings(),
+        metadatas=[{"color": "blue"}] * 30 + [{"color": "red"}],
+    )
+    facts.check(
+        "lc-faiss-postfilter",
+        crowded.similarity_search("q", k=1, filter={"color": "red"}) == []
+        and [
+            d.page_content
+            for d in crowded.similarity_search("q", k=1, filter={"color": "red"}, fetch_k=31)
+        ]
+        == ["f"],
+        "the filter runs after fetching fetch_k=20 candidates: a far match is lost unless "
+        "fetch_k reaches it",
+    )
+    facts.check(
+        "lc-faiss-unknown-kwargs",
+        found(bogus=1) == DOCS,
+        "unknown keyword arguments are ignored",
+    )
+
+    ids = store(["a", "b"])
+    facts.check(
+        "lc-faiss-ids-duplicate",
+        raised(lambda: ids.add_texts(["c", "d"], ids=["x", "x"]))
+        == (ValueError, "Duplicate ids found in the ids list."),
+        "the same id twice in one call raises before anything is written",
+    )
+    facts.check(
+        "lc-faiss-delete",
+        raised(lambda: ids.delete(["a", "zz"]))
+        == (
+            ValueError,
+            "Some specified ids do not exist in the current store. Ids not found: {'zz'}",
+        )
+        and ids.index.ntotal == 2
+        and raised(lambda: ids.delete(None)) == (ValueError, "No ids provided to delete.")
+        and raised(lambda: ids.delete([]))
+        == (ValueError, "Tried to delete ids that does not  exist: []")
+        and ids.delete(["b"]) is True,
+        "delete: a missing id raises and nothing is deleted; None and [] raise; success is True",
+    )
+    got = ids.get_by_ids(["a", "zz", "a"])
+    facts.check(
+        "lc-faiss-get-by-ids",
+        [d.id for d in got] == ["a", "a"],
+        "get_by_ids: request order, repeated ids repeated, missing ids skipped",
+    )
+    existing = raised(lambda: ids.add_texts(["c"], ids=["a"]))
+    broken = raised(lambda: ids.similarity_search("q", k=2))
+    facts.check(
+        "lc-faiss-ids-existing",
+        existing == (ValueError, "Tried to add ids that already exist: {'a'}")
+        and ids.index.ntotal == 2
+        and broken[0] is KeyError,
+        f"adding an existing id raises after the vector entered the index; the next search "
+        f"fails with KeyError {broken[1]}",
+    )
+    orphan = store(["a", "b"])
+    orphan.docstore.delete(["a"])
+    facts.check(
+        "lc-faiss-orphan",
+        raised(lambda: orphan.similarity_search("q", k=1))
+        == (ValueError, "Could not find document for id a, got ID a not found."),
+        "a position whose document is gone raises 'Could not find document for id ...'",
+    )
+
+    picks = default.max_marginal_relevance_search_with_score_by_vector(
+        [1.0, 0.0, 0.0, 0.0], k=3, fetch_k=6, lambda_mult=0.0
+    )
+    facts.check(
+        "lc-faiss-mmr",
+        [d.page_content for d, _ in picks] == ["a", "f", "d"]
+        and [float(s) for _, s in picks] == [0.0, 4.0, 2.0],
+        f"MMR picks in pick order with their raw squared-L2 scores: "
+        f"{[(d.page_content, s) for d, s in picks]}",
+    )
+    filtered = default.max_marginal_relevance_search_with_score_by_vector(
+        [1.0, 0.0, 0.0, 0.0], k=2, fetch_k=6, lambda_mult=1.0, filter={"color": "red"}
+    )
+    facts.check(
+        "lc-faiss-mmr-filter-scores",
+        [(d.page_content, float(s)) for d, s in filtered]
+        == [("a", 0.0), ("c", float(F32(0.40000004)))],
+        f"with a filter, MMR reports scores of the wrong positions (c gets b's distance): "
+        f"{[(d.page_content, s) for d, s in filtered]}",
+    )
+    unnormalised = FAISS.from_texts(["a", "b"], langchain_embeddings(), normalize_L2=True)
+    picks = unnormalised.max_marginal_relevance_search_with_score_by_vector(
+        [2.0, 0.0, 0.0, 0.0], k=1, fetch_k=2
+    )
+    facts.check(
+        "lc-faiss-mmr-normalize",
+        float(picks[0][1]) == 1.0,
+        f"the MMR path does not normalise the query under normalize_L2 ([2,0,0,0] vs a: "
+        f"{float(picks[0][1])})",
+    )
+    ties = FAISS.from_texts(
+        ["tie3", "tie1", "tie4", "tie0", "tie2"],
+        langchain_embeddings(),
+        ids=["t3", "t1", "t4", "t0", "t2"],
+    )
+    ties_ip = FAISS.from_texts(
+        ["tie3", "tie1", "tie4", "tie0", "tie2"],
+        langchain_embeddings(),
+        ids=["t3", "t1", "t4", "t0", "t2"],
+        distance_strategy=DistanceStrategy.MAX_INNER_PRODUCT,
+    )
+    order = (
+        [d.id for d in ties.similarity_search("qtie", k=3)],
+        [d.id for d in ties_ip.similarity_search("qtie", k=3)],
+    )
+    facts.check(
+        "lc-faiss-ties",
+        order == (["t3", "t1", "t4"], ["t4", "t1", "t3"]),
+        f"ties: the first inserted, ascending for L2 and descending for inner product: {order}",
+    )
+    facts.done()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,158 @@
+"""Probe: LlamaIndex's in-memory ``SimpleVectorStore`` (llama-index-core), the reference a fake
+without an engine behind it is compared with.
+
+Covers the ``li-simple-*`` facts of docs/integrations/llamaindex.md: float64 cosine scores,
+its tie rule (a heap on (score, id): the largest ids survive, in heap order), ``node_ids=[]``
+versus None, ignored ``doc_ids``, the filter rules of ``build_metadata_filter_fn`` (missing key,
+nesting), ``delete_nodes`` with neither ids nor filters, and the MMR rule (a candidate is
+penalised by its similarity to the latest pick only). Run:
+python tests/fidelity/probes/li_simple_store.py
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from _llamaindex import filters
+from _probe import Facts, raised
+
+
+def main() -> None:
+    facts = Facts("LlamaIndex SimpleVectorStore", "llama-index-core", "numpy")
+    from llama_index.core.schema import TextNode
+    from llama_index.core.vector_stores import SimpleVectorStore
+    from llama_index.core.vector_stores.types import MetadataFilters, VectorStoreQuery
+
+    def store(vectors: dict[str, list[float]], metadata=None) -> SimpleVectorStore:
+        made = SimpleVectorStore()
+        made.add(
+            [
+                TextNode(
+                    id_=key, text=key, embedding=vector, metadata=(metadata or {}).get(key, {})
+                )
+                for key, vector in vectors.items()
+            ]
+        )
+        return made
+
+    def query(made, embedding, k=10, **kwargs):
+        return made.query(VectorStoreQuery(query_embedding=embedding, similarity_top_k=k, **kwargs))
+
+    rng = np.random.default_rng(11)
+    vectors = {f"n{i}": rng.normal(size=8).tolist() for i in range(20)}
+    made = store(vectors)
+    q = rng.normal(size=8).tolist()
+    got = query(made, q, k=20)
+    matrix = np.array([vectors[i] for i in got.ids])
+    expected = matrix @ np.array(q) / (np.linalg.norm(matrix, axis=1) * np.linalg.norm(q))
+    facts.check(
+        "li-simple-score",
+        all(type(s) in (float, np.float64) for s in got.similarities)
+        and np.max(np.abs(np.array(got.similarities) - expected)) < 1e-15
+        and got.nodes is None,
+        "scores are float64 cosines (not clamped), results carry ids and no nodes",
+    )
+    tied = store({key: [1.0, 1.0] for key in ["b", "d", "a", "e", "c", "f"]})
+    top3, top10 = query(tied, [1.0, 1.0], k=3).ids, query(tied, [1.0, 1.0], k=10).ids
+    facts.check(
+        "li-simple-ties",
+        top3 == ["d", "f", "e"] and top10 == ["a", "c", "b", "e", "d", "f"],
+        f"ties: the largest ids survive the cut, in heap order: top3 {top3}, top10 {top10}",
+    )
+    facts.check(
+        "li-simple-node-ids",
+        query(made, q, node_ids=[]).ids == [] and len(query(made, q, node_ids=None).ids) == 10,
+        "node_ids=[] returns nothing; None means no restriction",
+    )
+    facts.check(
+        "li-simple-doc-ids-ignored",
+        len(query(made, q, doc_ids=["nothing"]).ids) == 10,
+        "doc_ids is ignored",
+    )
+    meta = {"x": {"k": 1}, "y": {"k": None}, "z": {}}
+    small = store({"x": [1.0, 0.0], "y": [0.9, 0.1], "z": [0.8, 0.2]}, meta)
+
+    def where(*items, condition="and"):
+        try:
+            return sorted(
+                query(small, [1.0, 0.0], filters=filters(*items, condition=condition)).ids
+            )
+        except Exception as error:  # the probe records what the store raises
+            return type(error), str(error)
+
+    facts.check(
+        "li-simple-filter-missing",
+        where(("k", "!=", 1)) == ["y", "z"]
+        and where(("k", "nin", [1])) == ["y", "z"]
+        and where(("k", "==", 1)) == ["x"]
+        and where(("k", "is_empty", None)) == ["y", "z"],
+        "a missing key and None are the same; only != and nin (and is_empty) match them",
+    )
+    facts.check(
+        "li-simple-filter-nested",
+        where(filters(("k", "==", 1)), ("k", "==", 1))
+        == (ValueError, "Nested MetadataFilters are not supported."),
+        "nested MetadataFilters raise ValueError",
+    )
+    facts.check(
+        "li-simple-filter-contains",
+        sorted(
+            query(
+                store({"s": [1.0, 0.0]}, {"s": {"t": "xyz"}}),
+                [1.0, 0.0],
+                filters=filters(("t", "contains", "y")),
+            ).ids
+        )
+        == ["s"],
+        "CONTAINS is Python's 'in': a substring test on a str value",
+    )
+    everything = store({"x": [1.0, 0.0], "y": [0.0, 1.0]})
+    everything.delete_nodes(None, filters=MetadataFilters(filters=[]))
+    facts.check(
+        "li-simple-delete-nodes-none",
+        everything.data.embedding_dict == {},
+        "delete_nodes() without ids or filters deletes every node",
+    )
+
+    mmr = query(made, q, k=5, mode="mmr", mmr_threshold=0.5)
+    sim = {
+        key: float(np.dot(v, q) / (np.linalg.norm(v) * np.linalg.norm(q)))
+        for key, v in vectors.items()
+    }
+
+    def cos(a: str, b: str) -> float:
+        va, vb = np.array(vectors[a]), np.array(vectors[b])
+        return float(va @ vb / (np.linalg.norm(va) * np.linalg.norm(vb)))
+
+    def replay(worst_of_all: bool) -> list[str]:
+        picks = [max(sim, key=lambda key: sim[key])]
+        while len(picks) < 5:
+            rest = [key for key in vectors if key not in picks]
+            penalty = {
+                key: max(cos(key, p) for p in picks) if worst_of_all else cos(key, picks[-1])
+                for key in rest
+            }
+            picks.append(max(rest, key=lambda key: 0.5 * sim[key] - 0.5 * penalty[key]))
+        return picks
+
+    facts.check(
+        "li-simple-mmr-latest-pick",
+        mmr.ids == replay(worst_of_all=False)
+        and mmr.ids != replay(worst_of_all=True)
+        and abs(mmr.similarities[0] - 0.5 * sim[mmr.ids[0]]) < 1e-12,
+        f"MMR penalises a candidate by its similarity to the latest pick only (not the closest "
+        f"pick); reported scores are MMR scores (the first is 0.5 x cos): {mmr.ids}",
+    )
+    zero = raised(lambda: query(store({"z": [0.0, 0.0], "x": [1.0, 0.0]}), [1.0, 0.0]))
+    facts.check(
+        "li-simple-zero-vector",
+        zero[0] is None and "nan" in zero[1],
+        "a stored zero vector scores nan (numpy warns), no error",
+    )
+    facts.done()
+
+
+if __name__ == "__main__":
+    import warnings
+
+    warnings.simplefilter("ignore", RuntimeWarning)
+    main()
