@@ -97,23 +97,27 @@ def _any_id(value: object) -> str | None:
 class IdRule:
     """Which record ids an engine accepts and how it orders and spells them.
 
-    ``canonical`` maps an id as a caller may give it to the engine (a str, or an int where the
-    engine allows one) to the store's record id, or None when the engine rejects it; ``message``
-    (``{id}``) is the engine's error for a rejected id. ``order_key`` orders ids for listings and
-    id-ordered ties (None: insertion order). ``external`` is the id as the engine reports it back
-    (Qdrant reports unsigned-int ids as ints).
+    ``canonical`` maps an id as the engine's client takes it (a str, or an int where the engine
+    allows one: Qdrant's point ids) to the store's record id, or None when the engine rejects it;
+    ``message`` (``{id}``) is the engine's error for a rejected id. The store's own API takes str
+    ids only: ``record_canonical`` reads those (None: as ``canonical`` does; Qdrant: a str of
+    digits stands for the unsigned-int point id). ``order_key`` orders record ids for listings and
+    id-ordered ties (None: insertion order). ``external`` is a record id as the engine reports it
+    back (Qdrant reports unsigned-int ids as ints).
     """
 
     canonical: Callable[[object], str | None] = _any_id
     message: str = "id must be a non-empty str, got {id!r}"
+    record_canonical: Callable[[str], str | None] | None = None
     order_key: Callable[[str], Any] | None = None
     external: Callable[[str], object] = str
     evidence: str = ""
 
     def check(self, record_id: str) -> str:
-        """The canonical form of ``record_id``; ``ValueError`` with the engine's message if the
-        engine would reject it."""
-        canonical = self.canonical(record_id)
+        """The canonical spelling of a store record id; ``ValueError`` with the engine's message
+        if the engine would reject it."""
+        read = self.canonical if self.record_canonical is None else self.record_canonical
+        canonical = read(record_id)
         if canonical is None:
             raise ValueError(self.message.format(id=record_id))
         return canonical

@@ -10,7 +10,13 @@ from __future__ import annotations
 import re
 import uuid
 
-__all__ = ["MESSAGE", "canonical_point_id", "external_point_id", "point_id_key"]
+__all__ = [
+    "MESSAGE",
+    "canonical_point_id",
+    "canonical_record_id",
+    "external_point_id",
+    "point_id_key",
+]
 
 MESSAGE = "Point id {id} is not a valid UUID"
 _UINT = re.compile(r"[0-9]+")
@@ -18,21 +24,26 @@ _U64 = 2**64
 
 
 def canonical_point_id(point_id: object) -> str | None:
-    """The record id of a Qdrant point id (an int, or a str of digits or a UUID), or None if
-    Qdrant would reject it."""
+    """The record id of a point id as Qdrant's client takes it (an unsigned int, or a str that
+    is a UUID), or None if Qdrant would reject it."""
     if isinstance(point_id, bool):
         return None
     if isinstance(point_id, int):
         return str(point_id) if 0 <= point_id < _U64 else None
     if not isinstance(point_id, str):
         return None
-    if _UINT.fullmatch(point_id):
-        value = int(point_id)
-        return str(value) if value < _U64 else None
     try:
         return str(uuid.UUID(point_id))
     except ValueError:
         return None
+
+
+def canonical_record_id(record_id: str) -> str | None:
+    """A store record id under the qdrant profile: a str of digits stands for that unsigned-int
+    point id, any other str must be a UUID."""
+    if _UINT.fullmatch(record_id):
+        return canonical_point_id(int(record_id))
+    return canonical_point_id(record_id)
 
 
 def point_id_key(record_id: str) -> tuple[int, int]:

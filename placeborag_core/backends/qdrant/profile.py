@@ -16,6 +16,7 @@ from placeborag_core.backends.qdrant.filters import DIALECT, read_qdrant_filter
 from placeborag_core.backends.qdrant.ids import (
     MESSAGE,
     canonical_point_id,
+    canonical_record_id,
     external_point_id,
     point_id_key,
 )
@@ -63,6 +64,7 @@ PROFILE = Profile(
     ids=IdRule(
         canonical=canonical_point_id,
         message=MESSAGE,
+        record_canonical=canonical_record_id,
         order_key=point_id_key,
         external=external_point_id,
         evidence=f"{DOC}#qdrant-ids-uuid-or-uint",
