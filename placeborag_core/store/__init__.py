@@ -1,5 +1,25 @@
-"""The store layer: ``FakeVectorStore`` and its query pipeline (validation, partitions, scoring,
-ranking, faults, MMR).
+"""The store layer: ``FakeVectorStore`` and its query pipeline.
+
+The store is one collection: its vector width is fixed by the first vector ever written (in any
+namespace) and stays fixed, as Chroma, Qdrant and Pinecone fix it per collection/index. Namespaces
+partition that collection and are walls: each has its own rows and index, and every read and write
+names exactly one.
+
+Query pipeline (in this order):
+
+0. an injected failure fires (``fail_next_query``), before anything else;
+1. ``k`` is checked and the filter compiled under the profile's dialect (raises before any read);
+2. the namespace's visible rows are taken (pending writes under ``visibility="manual"`` are not);
+3. the ``ids=`` restriction and, in filter mode ``pre``, the filter mask are applied;
+4. recall dropout removes each row with probability ``1 - recall`` (keyed hash of query and id);
+5. the profile's formula scores every row in one pass over the matrix;
+6. the best rows are selected with ``argpartition`` and ordered by the profile's tie rule (which
+   also decides which of the records tied at the cut survive: see ``backends/ties.py``);
+7. in filter mode ``post`` the filter runs on the ``fetch_k`` selected rows (so fewer than ``k``
+   may remain) and the list is cut to ``k``;
+8. ``Match`` objects are built with copies of the text and metadata.
+
+Thread safety: one re-entrant lock serialises every state change and every query's read.
 
 ``FakeVectorStore`` is imported on first use, so that the storage modules (partitions, the column
 index) can be imported by lower layers without importing the pipeline.

@@ -65,9 +65,17 @@ class FailureQueue:
     def __init__(self) -> None:
         self._queue: deque[_Pending] = deque()
 
-    def arm(self, error: BaseException | type[BaseException], times: int) -> None:
-        """Make the next ``times`` queries raise ``error`` (after any already armed)."""
-        self._queue.append(_Pending(error, times))
+    def arm(self, error: object, times: object) -> None:
+        """Make the next ``times`` queries raise ``error`` (after any already armed): an
+        exception instance, raised as is, or class, instantiated with a message."""
+        valid = isinstance(error, BaseException) or (
+            isinstance(error, type) and issubclass(error, BaseException)
+        )
+        if not valid:
+            raise TypeError(f"error must be an exception instance or class, got {error!r}")
+        if isinstance(times, bool) or not isinstance(times, int) or times < 1:
+            raise ValueError(f"times must be an int >= 1, got {times!r}")
+        self._queue.append(_Pending(error, times))  # type: ignore[arg-type]
 
     def __len__(self) -> int:
         return sum(p.remaining for p in self._queue)

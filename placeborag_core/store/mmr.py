@@ -14,7 +14,7 @@ from typing import Literal
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["mmr_order"]
+__all__ = ["check_mmr_options", "mmr_order"]
 
 
 def _unit_rows(rows: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
@@ -55,3 +55,15 @@ def mmr_order(
         latest = unit @ unit[best]
         penalty = np.maximum(penalty, latest) if redundancy == "max" else latest
     return picked
+
+
+def check_mmr_options(lambda_mult: object, redundancy: object, order: object) -> None:
+    """Raise for an MMR option outside what :func:`mmr_order` and the store accept."""
+    if isinstance(lambda_mult, bool) or not isinstance(lambda_mult, int | float):
+        raise TypeError(f"lambda_mult must be a float in [0, 1], got {lambda_mult!r}")
+    if not 0.0 <= lambda_mult <= 1.0:
+        raise ValueError(f"lambda_mult must be in [0, 1], got {lambda_mult!r}")
+    if redundancy not in ("max", "last"):
+        raise ValueError(f"redundancy must be 'max' or 'last', got {redundancy!r}")
+    if order not in ("pick", "rank"):
+        raise ValueError(f"order must be 'pick' or 'rank', got {order!r}")

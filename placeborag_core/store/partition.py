@@ -124,15 +124,15 @@ class Partition:
         """The id of the record in ``row``."""
         return self.row_id[row]
 
+    def rows_of(self, ids: Iterable[str]) -> npt.NDArray[np.intp]:
+        """The rows holding ``ids`` (live records and orphans), in order; unknown ids skipped."""
+        rows = (self.rows.get(i, self.orphans.get(i)) for i in ids)
+        return np.fromiter((r for r in rows if r is not None), dtype=np.intp)
+
     def ids_mask(self, ids: Iterable[str]) -> npt.NDArray[np.bool_]:
         """Rows holding one of ``ids`` (live records and orphans); unknown ids are skipped."""
         mask = np.zeros(self.n_rows, dtype=bool)
-        for record_id in ids:
-            row = self.rows.get(record_id)
-            if row is None:
-                row = self.orphans.get(record_id)
-            if row is not None:
-                mask[row] = True
+        mask[self.rows_of(ids)] = True
         return mask
 
     def text_at(self, row: int) -> str | None:

@@ -9,7 +9,9 @@ from placeborag_core import FakeVectorStore
 
 
 def _partition(store: FakeVectorStore, namespace: str = "") -> object:
-    return store._parts[namespace]
+    part = store._spaces.get(namespace)
+    assert part is not None
+    return part
 
 
 @pytest.mark.parametrize(

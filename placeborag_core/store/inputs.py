@@ -1,0 +1,235 @@
+"""Checking what callers hand the store: records, metadata, vectors, namespaces and profiles.
+
+Each check raises before anything changes, with a message naming the record (or argument) at
+fault and what is allowed.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from placeborag_core.backends import PROFILES, Profile
+from placeborag_core.records import Record
+from placeborag_core.store.partition import copy_metadata
+
+__all__ = [
+    "RawRecord",
+    "as_vector",
+    "check_metadata",
+    "check_namespace",
+    "check_store_options",
+    "delete_ids",
+    "given_vectors",
+    "resolve_profile",
+    "unpack",
+]
+
+RawRecord = tuple[str, str | None, dict[str, Any] | None, Any]
+"""A record as unpacked from any accepted form: (id, text, metadata copy, vector or None)."""
+
+_F32_MAX = float(np.finfo(np.float32).max)
+_SCALARS = (str, int, float, bool)
+_PLAIN = frozenset({str, int, float, bool, type(None)})
+
+
+def resolve_profile(profile: str | Profile, metric: str | None) -> Profile:
+    if isinstance(profile, Profile):
+        chosen = profile
+    elif isinstance(profile, str) and profile in PROFILES:
+        chosen = PROFILES[profile]
+    else:
+        raise ValueError(
+            f"unknown profile {profile!r}; allowed: {', '.join(repr(p) for p in PROFILES)} "
+            "or a Profile instance"
+        )
+    return chosen if metric is None else chosen.with_metric(metric)
+
+
+def check_namespace(namespace: Any) -> None:
+    if not isinstance(namespace, str):
+        raise TypeError(f"namespace must be a str, got {type(namespace).__name__} {namespace!r}")
+
+
+def as_vector(value: Any, what: str, profile: Profile) -> npt.NDArray[np.float64]:
+    if isinstance(value, str | bytes):
+        raise TypeError(f"{what} must be a sequence of numbers, got {type(value).__name__}")
+    try:
+        array = np.asarray(value, dtype=np.float64)
+    except (TypeError, ValueError) as error:
+        raise TypeError(f"{what} must be a sequence of numbers, got {value!r}") from error
+    if array.ndim != 1 or array.size == 0:
+        raise ValueError(
+            f"{what} must be a non-empty 1-D sequence of numbers, got shape {array.shape}"
+        )
+    if not np.all(np.isfinite(array)):
+        raise ValueError(
+            f"{what} contains NaN or infinite components; every component must be finite"
+        )
+    if np.max(np.abs(array)) > _F32_MAX:
+        raise ValueError(f"{what} has a component too large for float32 storage")
+    if not profile.accepts_zero_vectors and not np.any(array):
+        accepting = ", ".join(p.name for p in PROFILES.values() if p.accepts_zero_vectors)
+        raise ValueError(
+            f"{what} is the zero vector, which has no direction (cosine undefined); the "
+            f"{profile.name} profile rejects it, the profiles of engines that accept it "
+            f"({accepting}) score it as their engine does"
+        )
+    return array
+
+
+def given_vectors(
+    raw: list[RawRecord],
+    given: dict[int, Any],
+    profile: Profile,
+) -> npt.NDArray[np.float32]:
+    """Validate caller-given vectors and stack them as float32 (one row each, in ``given`` order).
+
+    One numpy pass when they stack cleanly; otherwise record by record, so the error names the
+    record at fault.
+    """
+    if not given:
+        return np.empty((0, 0), dtype=np.float32)
+    values = list(given.values())
+    if len(values) > 1:
+        try:
+            with np.errstate(over="ignore"):  # too-large components become inf: caught below
+                if all(type(v) is np.ndarray and v.ndim == 1 for v in values):
+                    stacked = np.stack(values, dtype=np.float32)
+                else:
+                    stacked = np.asarray(values, dtype=np.float32)
+        except (TypeError, ValueError):
+            stacked = None
+        if (
+            stacked is not None
+            and stacked.ndim == 2
+            and stacked.shape[1] > 0
+            and np.isfinite(stacked).all()
+            and (profile.accepts_zero_vectors or stacked.any(axis=1).all())
+        ):
+            return stacked
+    checked = {
+        i: as_vector(v, f"vector of record {raw[i][0]!r}", profile) for i, v in given.items()
+    }
+    first, width = next(iter(checked)), len(next(iter(checked.values())))
+    for index, vector in checked.items():
+        if len(vector) != width:
+            raise profile.dimension_error(
+                f"vector dimension mismatch in one batch: record {raw[index][0]!r} has "
+                f"dimension {len(vector)}, record {raw[first][0]!r} has {width}"
+            )
+    return np.stack(list(checked.values())).astype(np.float32)
+
+
+def unpack(item: Any, index: int) -> RawRecord:
+    parts: tuple[Any, ...]
+    if type(item) is tuple and 2 <= len(item) <= 4:  # the common case first
+        parts = (*item, None, None)[:4]
+    elif isinstance(item, Record):
+        parts = (item.id, item.text, item.metadata, item.vector)
+    elif isinstance(item, Mapping):
+        unknown = set(item) - {"id", "text", "metadata", "vector"}
+        if unknown or "id" not in item:
+            raise ValueError(
+                f"record #{index}: a mapping needs key 'id' and may have 'text', 'metadata', "
+                f"'vector'; got keys {sorted(map(str, item))}"
+            )
+        parts = (item["id"], item.get("text"), item.get("metadata"), item.get("vector"))
+    elif isinstance(item, tuple) and 2 <= len(item) <= 4:
+        parts = (*item, None, None)[:4]
+    else:
+        raise TypeError(
+            f"record #{index}: expected a Record, a tuple (id, text[, metadata[, vector]]) or a "
+            f"mapping, got {type(item).__name__}"
+        )
+    record_id, text, metadata, vector = parts
+    if not isinstance(record_id, str):
+        raise TypeError(
+            f"record #{index}: id must be a str, got {type(record_id).__name__} {record_id!r}"
+        )
+    if not record_id:
+        raise ValueError(f"record #{index}: id must be a non-empty str")
+    if text is not None and not isinstance(text, str):
+        raise TypeError(
+            f"record {record_id!r}: text must be a str or None, got {type(text).__name__}"
+        )
+    if metadata is not None and not isinstance(metadata, Mapping):
+        raise TypeError(
+            f"record {record_id!r}: metadata must be a mapping or None, "
+            f"got {type(metadata).__name__}"
+        )
+    return record_id, text, None if metadata is None else copy_metadata(metadata), vector
+
+
+def check_metadata(record_id: str, metadata: Mapping[str, Any] | None, nested: bool) -> None:
+    """Keys: non-empty str not starting with '$'. Values: str, int, float, bool, None or a list of
+    str/int/float/bool; with ``nested`` (profiles whose engine keeps JSON payloads) also any
+    JSON-like nesting of dicts with str keys and lists."""
+    if not metadata:
+        return
+    for key, value in metadata.items():
+        if type(key) is str and key and key[0] != "$" and type(value) in _PLAIN:
+            continue
+        if not isinstance(key, str) or not key or key.startswith("$"):
+            raise ValueError(
+                f"record {record_id!r}: metadata keys must be non-empty str not starting with "
+                f"'$', got {key!r}"
+            )
+        if value is None or isinstance(value, _SCALARS):
+            continue
+        if isinstance(value, list | tuple) and all(isinstance(v, _SCALARS) for v in value):
+            continue
+        if nested and _is_json(value):
+            continue
+        allowed = (
+            "str, int, float, bool, None, or lists and str-keyed dicts of those"
+            if nested
+            else "str, int, float, bool, None or a list of str/int/float/bool"
+        )
+        raise TypeError(
+            f"record {record_id!r}: metadata[{key!r}] must be {allowed}, "
+            f"got {type(value).__name__} {value!r}"
+        )
+
+
+def _is_json(value: Any, depth: int = 0) -> bool:
+    if depth > 32:
+        return False
+    if value is None or isinstance(value, _SCALARS):
+        return not (isinstance(value, float) and math.isnan(value))  # NaN is not JSON
+    if isinstance(value, list | tuple):
+        return all(_is_json(item, depth + 1) for item in value)
+    if isinstance(value, Mapping):
+        return all(isinstance(k, str) and _is_json(v, depth + 1) for k, v in value.items())
+    return False
+
+
+def check_store_options(
+    filter_mode: object, recall: object, visibility: object, orphaned_ids: object
+) -> None:
+    """Raise for a ``FakeVectorStore`` option outside what it accepts."""
+    if filter_mode not in ("pre", "post"):
+        raise ValueError(f"filter_mode must be 'pre' or 'post', got {filter_mode!r}")
+    if isinstance(recall, bool) or not isinstance(recall, int | float):
+        raise TypeError(f"recall must be a float in [0, 1], got {recall!r}")
+    if not 0.0 <= recall <= 1.0:
+        raise ValueError(f"recall must be in [0, 1], got {recall!r}")
+    if visibility not in ("immediate", "manual"):
+        raise ValueError(f"visibility must be 'immediate' or 'manual', got {visibility!r}")
+    if not isinstance(orphaned_ids, bool):
+        raise TypeError(f"orphaned_ids must be a bool, got {orphaned_ids!r}")
+
+
+def delete_ids(ids: str | Iterable[str] | None) -> list[str]:
+    """The distinct ids a ``delete`` names, in order (a single str is one id; None is none)."""
+    id_list = [] if ids is None else [ids] if isinstance(ids, str) else list(ids)
+    for record_id in id_list:
+        if not isinstance(record_id, str):
+            raise TypeError(
+                f"ids to delete must be str, got {type(record_id).__name__} {record_id!r}"
+            )
+    return list(dict.fromkeys(id_list))
