@@ -36,7 +36,8 @@ if TYPE_CHECKING:
         seed_namespaces,
         seed_store,
     )
-    from placeborag_core.embedding.embedder import FakeEmbedder, cosine_similarity
+    from placeborag_core.embedding.embedder import FakeEmbedder
+    from placeborag_core.embedding.similarity import cosine_similarity
     from placeborag_core.errors import (
         DimensionError,
         FilterError,
@@ -100,7 +101,8 @@ __all__ = [
 _HOMES = {
     "testing.assertions": ("assert_top_k", "assert_top_k_unordered"),
     "corpus.chunking": ("Span", "WordChunker"),
-    "embedding.embedder": ("FakeEmbedder", "cosine_similarity"),
+    "embedding.embedder": ("FakeEmbedder",),
+    "embedding.similarity": ("cosine_similarity",),
     "errors": ("DimensionError", "FilterError", "RetrievalError", "RetrievalTimeout"),
     "testing.explanation": ("Explanation", "SharedFeature", "explain"),
     "testing.isolation": ("IsolationError", "assert_tenant_isolation"),

@@ -1,9 +1,10 @@
 """The embedding layer: ``FakeEmbedder``, a hashing-trick embedder whose vectors are a pure
 function of (normalised text, model name, dimensions, cluster declaration).
 
-Modules: ``text`` (normalisation and tokens), ``hashing`` (keyed 64-bit hashes, buckets and signs),
-``clusters`` (declared clusters and their exact geometry), ``embedder`` (the public class). The
-speed machinery of the batch and single-text routes is private, in ``_speed``.
+Modules: ``text`` (normalisation and tokens), ``hashing`` (keyed 64-bit hashes), ``features``
+(words and n-grams hashed to buckets and signs), ``clusters`` (declared clusters and their exact
+geometry), ``embedder`` (the public class) and ``similarity``. The speed machinery of the batch
+and single-text routes is private, in ``_speed``.
 """
 
 from placeborag_core.embedding.embedder import (
@@ -11,7 +12,7 @@ from placeborag_core.embedding.embedder import (
     DEFAULT_MODEL_NAME,
     MIN_DIMENSIONS,
     FakeEmbedder,
-    cosine_similarity,
 )
+from placeborag_core.embedding.similarity import cosine_similarity
 
 __all__ = ["ALGORITHM", "DEFAULT_MODEL_NAME", "MIN_DIMENSIONS", "FakeEmbedder", "cosine_similarity"]

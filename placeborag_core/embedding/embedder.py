@@ -24,17 +24,17 @@ import hashlib
 import json
 import math
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any, Literal, cast
+from typing import Any, cast
 
 import numpy as np
 import numpy.typing as npt
 
 from placeborag_core.embedding._speed.half_pools import HalfPools
-from placeborag_core.embedding._speed.token_table import TokenFeatures, TokenTable
+from placeborag_core.embedding._speed.token_table import TokenTable
 from placeborag_core.embedding._speed.token_units import TokenUnits
 from placeborag_core.embedding.clusters import ClusterMatch, ClusterSpace, build_cluster_space
-from placeborag_core.embedding.hashing import derive_key, mix64, span_hash, span_hashes
+from placeborag_core.embedding.features import Feature, FeatureHasher, FeatureKind
+from placeborag_core.embedding.hashing import derive_key, mix64
 from placeborag_core.embedding.text import BOUNDARY, tokenise_flat, tokens
 
 __all__ = [
@@ -44,7 +44,6 @@ __all__ = [
     "FakeEmbedder",
     "Feature",
     "FeatureKind",
-    "cosine_similarity",
 ]
 
 #: Names the vector algorithm; part of :attr:`FakeEmbedder.identity`. Changed whenever any vector
@@ -55,44 +54,9 @@ DEFAULT_MODEL_NAME = "placeborag-hash-v1"
 MIN_DIMENSIONS = 8
 MAX_DIMENSIONS = 65536
 
-_NGRAM_SIZES = (3, 4)
-_WORD_WEIGHT = 1.0
-_NGRAM_WEIGHT = 0.5
-_WORD_SALT = np.uint64(0x5EED_0F_57_0BD5)
-_NGRAM_SALT = np.uint64(0)
-_SPACE = 32
 _BLOCK = 1024  # texts per vectorised block in embed_many
-_FEW_TOKENS = 8  # up to this many new tokens are hashed with Python integers, not numpy
-# A feature's signed weight by kind (0: n-gram, 2: word) plus its sign bit (1: positive).
-_WEIGHTS = (-_NGRAM_WEIGHT, _NGRAM_WEIGHT, -_WORD_WEIGHT, _WORD_WEIGHT)
 
-FeatureKind = Literal["word", "ngram", "cluster", "fallback"]
 FloatArray = npt.NDArray[np.float64]
-
-
-@dataclass(frozen=True)
-class Feature:
-    """One hashed feature of a text: the vector before normalisation is the sum of
-    ``sign * weight`` at ``bucket`` over a text's features (with multiplicity)."""
-
-    name: str
-    kind: FeatureKind
-    bucket: int
-    sign: float
-    weight: float
-
-
-@dataclass(frozen=True)
-class _HashedFeatures:
-    """The features of a batch, as parallel arrays (one entry per feature occurrence)."""
-
-    text: str  # the token strings of the batch, joined (feature names are slices of it)
-    rows: npt.NDArray[np.int64]
-    starts: npt.NDArray[np.int64]
-    lengths: npt.NDArray[np.int64]
-    is_word: npt.NDArray[np.bool_]
-    buckets: npt.NDArray[np.int64]
-    values: FloatArray  # sign * weight
 
 
 def _validated_texts(texts: object) -> list[str]:
@@ -135,6 +99,7 @@ class FakeEmbedder:
         "_declaration",
         "_dimensions",
         "_fallback",
+        "_hasher",
         "_identity",
         "_key",
         "_model_name",
@@ -190,7 +155,8 @@ class FakeEmbedder:
                 name: tuple(sorted(m for m, c in self._clusters.members.items() if c == name))
                 for name in self._clusters.names
             }
-        self._tokens = TokenTable(self._hash_tokens, reserved=BOUNDARY)
+        self._hasher = FeatureHasher(self._key, self._dimensions)
+        self._tokens = TokenTable(self._hasher.hash_new_tokens, reserved=BOUNDARY)
         self._units = TokenUnits(self._tokens, self._dimensions)
         self._pools = HalfPools(max_length=self._dimensions)
         self._fallback: FloatArray = self._fallback_vector()
@@ -330,24 +296,7 @@ class FakeEmbedder:
         cluster = self.cluster_of(text)
         if cluster is not None:
             return [Feature(cluster, "cluster", -1, 1.0, 1.0)]
-        hashed = self._hash([tokens(text)])
-        found = [
-            Feature(
-                name=hashed.text[start : start + length],
-                kind="word" if word else "ngram",
-                bucket=int(bucket),
-                sign=1.0 if value > 0 else -1.0,
-                weight=abs(float(value)),
-            )
-            for start, length, word, bucket, value in zip(
-                hashed.starts.tolist(),
-                hashed.lengths.tolist(),
-                hashed.is_word.tolist(),
-                hashed.buckets.tolist(),
-                hashed.values.tolist(),
-                strict=True,
-            )
-        ]
+        found = self._hasher.features(tokens(text))
         return found or [Feature("", "fallback", -1, 1.0, 1.0)]
 
     # -- internals ---------------------------------------------------------------------------
@@ -434,81 +383,6 @@ class FakeEmbedder:
         fallback: list[float] = self._fallback.tolist()
         return fallback
 
-    def _hash_tokens(self, new_tokens: list[str]) -> TokenFeatures:
-        """The features of new tokens, grouped by token in order: buckets, signed weights and
-        how many features each token has.
-
-        Many tokens go through the vectorised :meth:`_hash`; a few (a query's new words) through
-        :func:`~placeborag_core.embedding.hashing.span_hash`, which computes the same values with
-        Python
-        integers without numpy's per-call overhead.
-        """
-        if len(new_tokens) > _FEW_TOKENS:
-            hashed = self._hash([[token] for token in new_tokens])
-            order = np.argsort(hashed.rows, kind="stable")
-            sizes = np.bincount(hashed.rows, minlength=len(new_tokens))
-            return hashed.buckets[order], hashed.values[order], sizes.tolist()
-        buckets: list[int] = []
-        weights: list[float] = []
-        sizes_out: list[int] = []
-        width, key = self._dimensions, self._key
-        word_salt, ngram_salt = int(_WORD_SALT), int(_NGRAM_SALT)
-        for token in new_tokens:
-            code_points = [_SPACE, *map(ord, token), _SPACE]
-            spans = [(1, len(token), word_salt, 2)]
-            for n in _NGRAM_SIZES:
-                spans.extend((start, n, ngram_salt, 0) for start in range(len(code_points) - n + 1))
-            for start, length, salt, kind in spans:
-                value = span_hash(code_points, start, length, salt, key)
-                buckets.append(((value >> 32) * width) >> 32)
-                weights.append(_WEIGHTS[kind + (value & 1)])
-            sizes_out.append(len(spans))
-        return buckets, weights, sizes_out
-
-    def _hash(self, token_lists: list[list[str]]) -> _HashedFeatures:
-        """Find and hash every feature of a batch of token lists at once.
-
-        Each text becomes `` tok1 tok2 ... `` (a space before and after every token); the batch is
-        one string. Words are the runs between spaces; an n-gram is any window whose interior
-        holds no space, so it stays inside one token and carries the boundary marker when it
-        touches the token's edge. Windows that straddle two texts always contain a space inside.
-        """
-        pieces = [f" {' '.join(toks)} " if toks else "" for toks in token_lists]
-        text = "".join(pieces)
-        chars = np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32).astype(np.uint64)
-        size = len(chars)
-        space = chars == _SPACE
-        word_starts = np.flatnonzero(space[:-1] & ~space[1:]) + 1
-        word_ends = np.flatnonzero(~space[:-1] & space[1:]) + 1
-        starts = [word_starts]
-        lengths = [word_ends - word_starts]
-        spaces_before = np.concatenate(([0], np.cumsum(space)))
-        for n in _NGRAM_SIZES:
-            if size < n:
-                continue
-            window = np.arange(size - n + 1)
-            inside = spaces_before[window + n - 1] - spaces_before[window + 1] == 0
-            starts.append(window[inside])
-            lengths.append(np.full(int(inside.sum()), n, dtype=np.int64))
-        all_starts = np.concatenate(starts).astype(np.int64)
-        all_lengths = np.concatenate(lengths).astype(np.int64)
-        is_word = np.zeros(len(all_starts), dtype=np.bool_)
-        is_word[: len(word_starts)] = True
-        salts = np.where(is_word, _WORD_SALT, _NGRAM_SALT).astype(np.uint64)
-        hashes = span_hashes(chars, all_starts, all_lengths, salts, self._key)
-        buckets = ((hashes >> np.uint64(32)) * np.uint64(self._dimensions)) >> np.uint64(32)
-        signs = np.where((hashes & np.uint64(1)) == 1, 1.0, -1.0)
-        ends = np.cumsum([len(piece) for piece in pieces], dtype=np.int64)
-        return _HashedFeatures(
-            text=text,
-            rows=np.searchsorted(ends, all_starts, side="right").astype(np.int64),
-            starts=all_starts,
-            lengths=all_lengths,
-            is_word=is_word,
-            buckets=buckets.astype(np.int64),
-            values=signs * np.where(is_word, _WORD_WEIGHT, _NGRAM_WEIGHT),
-        )
-
     def _fallback_vector(self) -> FloatArray:
         """The vector of a text with no token at all (the empty string, pure punctuation).
 
@@ -530,24 +404,3 @@ class FakeEmbedder:
         }
         encoded = json.dumps(spec, sort_keys=True, ensure_ascii=False).encode("utf-8")
         return hashlib.blake2b(encoded, digest_size=8).hexdigest()
-
-
-def cosine_similarity(a: Sequence[float] | FloatArray, b: Sequence[float] | FloatArray) -> float:
-    """Cosine of the angle between two vectors of the same length (lists or numpy arrays).
-
-    Raises ``ValueError`` for vectors of different lengths, non-finite components, or a zero
-    vector (whose direction, and so cosine, is undefined).
-    """
-    x = np.asarray(a, dtype=np.float64)
-    y = np.asarray(b, dtype=np.float64)
-    if x.ndim != 1 or x.shape != y.shape:
-        raise ValueError(
-            f"cosine_similarity needs two 1-d vectors of the same length, "
-            f"got shapes {x.shape} and {y.shape}"
-        )
-    if not (np.isfinite(x).all() and np.isfinite(y).all()):
-        raise ValueError("cosine_similarity needs finite components (no NaN or infinity)")
-    norm_x, norm_y = float(np.linalg.norm(x)), float(np.linalg.norm(y))
-    if norm_x == 0.0 or norm_y == 0.0:
-        raise ValueError("cosine similarity is undefined for a zero vector")
-    return float(np.dot(x, y) / (norm_x * norm_y))

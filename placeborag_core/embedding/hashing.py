@@ -24,6 +24,7 @@ import numpy.typing as npt
 
 __all__ = [
     "derive_key",
+    "finalise64",
     "hash64",
     "mix64",
     "span_hash",
@@ -68,17 +69,21 @@ def unit_fraction(text: str, key: int) -> float:
     return (hash64(text, key) >> 11) / float(1 << 53)
 
 
-def mix64(values: U64Array, key: int) -> U64Array:
-    """Hash every element of ``values`` under ``key`` (SplitMix64's finaliser, vectorised).
+def finalise64(x: U64Array) -> U64Array:
+    """SplitMix64's finaliser of every element, vectorised.
 
     Integer overflow wraps modulo 2**64 in numpy array arithmetic, which is exactly the arithmetic
     the finaliser is defined in.
     """
-    x = values ^ np.uint64(key)
     x = (x ^ (x >> np.uint64(30))) * _MIX1
     x = (x ^ (x >> np.uint64(27))) * _MIX2
     mixed: U64Array = x ^ (x >> np.uint64(31))
     return mixed
+
+
+def mix64(values: U64Array, key: int) -> U64Array:
+    """Hash every element of ``values`` under ``key``: the finaliser of ``values ^ key``."""
+    return finalise64(values ^ np.uint64(key))
 
 
 class _PowerTables:

@@ -15,10 +15,13 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from placeborag_core.embedding.hashing import finalise64
+
 __all__ = ["FailureQueue", "id_hash", "query_hash", "recall_keep_mask"]
 
 _KEY = b"placeborag.recall.v1"
 _U64 = np.uint64
+_GOLDEN = _U64(0x9E3779B97F4A7C15)  # SplitMix64's increment
 
 
 def id_hash(record_id: str) -> int:
@@ -39,15 +42,12 @@ def recall_keep_mask(
 ) -> npt.NDArray[np.bool_]:
     """True for each record the query can see: probability ``recall`` per (query, record) pair.
 
-    The pair hash is splitmix64 of ``query_hash ^ id_hash``, done in wrapping uint64 arithmetic.
+    The pair hash is splitmix64 of ``query_hash ^ id_hash`` (one step of the generator, then its
+    finaliser), done in wrapping uint64 arithmetic.
     """
     if recall >= 1.0:
         return np.ones(id_hashes.shape, dtype=bool)
-    z = id_hashes ^ _U64(qhash)
-    z = z + _U64(0x9E3779B97F4A7C15)
-    z = (z ^ (z >> _U64(30))) * _U64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> _U64(27))) * _U64(0x94D049BB133111EB)
-    z = z ^ (z >> _U64(31))
+    z = finalise64((id_hashes ^ _U64(qhash)) + _GOLDEN)
     uniform = (z >> _U64(11)).astype(np.float64) * (1.0 / 2.0**53)
     keep: npt.NDArray[np.bool_] = uniform < recall
     return keep

@@ -184,15 +184,17 @@ def test_no_vector_is_ever_zero_or_nan(text: str) -> None:
 def test_embed_many_hashes_each_batch_in_one_vectorised_pass(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    from placeborag_core.embedding.features import FeatureHasher
+
     embedder = FakeEmbedder()
     calls: list[int] = []
-    original = FakeEmbedder._hash
+    original = FeatureHasher.hash
 
-    def counting(self: FakeEmbedder, token_lists: list[list[str]]) -> object:
+    def counting(self: FeatureHasher, token_lists: list[list[str]]) -> object:
         calls.append(len(token_lists))
         return original(self, token_lists)
 
-    monkeypatch.setattr(FakeEmbedder, "_hash", counting)
+    monkeypatch.setattr(FeatureHasher, "hash", counting)
     texts = [f"document {i} about topic {i % 7} and refunds" for i in range(500)]
     embedder.embed_many(texts)
     assert len(calls) == 1  # every new token of the batch hashed by one numpy pass
@@ -325,16 +327,16 @@ def test_large_batches_are_embedded_in_blocks_with_identical_rows() -> None:
     )
 )
 def test_the_scalar_and_vectorised_feature_hashes_agree(token_list: list[str]) -> None:
-    import placeborag_core.embedding.embedder as embedder_module
+    import placeborag_core.embedding.features as features_module
 
-    embedder = FakeEmbedder(dimensions=64)
-    scalar = embedder._hash_tokens(token_list)  # a few tokens: Python integers
-    few = embedder_module._FEW_TOKENS
-    embedder_module._FEW_TOKENS = 0  # force the numpy path for the same tokens
+    hasher = FakeEmbedder(dimensions=64)._hasher
+    scalar = hasher.hash_new_tokens(token_list)  # a few tokens: Python integers
+    few = features_module._FEW_TOKENS
+    features_module._FEW_TOKENS = 0  # force the numpy path for the same tokens
     try:
-        vectorised = embedder._hash_tokens(token_list)
+        vectorised = hasher.hash_new_tokens(token_list)
     finally:
-        embedder_module._FEW_TOKENS = few
+        features_module._FEW_TOKENS = few
     sizes = scalar[2]
     assert list(vectorised[2]) == list(sizes)
     bounds = np.cumsum([0, *sizes])

@@ -1,0 +1,33 @@
+"""Cosine similarity of two vectors, for tests to compare embeddings with."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+__all__ = ["cosine_similarity"]
+
+FloatArray = npt.NDArray[np.float64]
+
+
+def cosine_similarity(a: Sequence[float] | FloatArray, b: Sequence[float] | FloatArray) -> float:
+    """Cosine of the angle between two vectors of the same length (lists or numpy arrays).
+
+    Raises ``ValueError`` for vectors of different lengths, non-finite components, or a zero
+    vector (whose direction, and so cosine, is undefined).
+    """
+    x = np.asarray(a, dtype=np.float64)
+    y = np.asarray(b, dtype=np.float64)
+    if x.ndim != 1 or x.shape != y.shape:
+        raise ValueError(
+            f"cosine_similarity needs two 1-d vectors of the same length, "
+            f"got shapes {x.shape} and {y.shape}"
+        )
+    if not (np.isfinite(x).all() and np.isfinite(y).all()):
+        raise ValueError("cosine_similarity needs finite components (no NaN or infinity)")
+    norm_x, norm_y = float(np.linalg.norm(x)), float(np.linalg.norm(y))
+    if norm_x == 0.0 or norm_y == 0.0:
+        raise ValueError("cosine similarity is undefined for a zero vector")
+    return float(np.dot(x, y) / (norm_x * norm_y))
