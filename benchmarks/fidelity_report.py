@@ -6,8 +6,10 @@ the real engines in process: chromadb EphemeralClient, qdrant-client ``:memory:`
 Every difference is either explained by a known divergence (listed with its reason and
 evidence) or counted as a disagreement; the exit status is 1 if there is any disagreement.
 
-    python benchmarks/fidelity_report.py [--cases 80] [--sequences 15] [--integration-cases 10]
+    python -m benchmarks.fidelity_report [--cases 80] [--sequences 15] [--integration-cases 10]
                                          [--seed 0]
+
+(from the repository root: the cases come from the ``tests.fidelity`` package).
 
 Engines ``lc-*`` are LangChain integrations (``placeborag_langchain.PlaceboVectorStore`` against
 ``langchain_chroma`` / ``langchain_qdrant`` / langchain-community FAISS), ``ll-*`` LlamaIndex
@@ -21,16 +23,14 @@ import os
 import sys
 import textwrap
 from collections import Counter, defaultdict
-from pathlib import Path
 
 os.environ["ANONYMIZED_TELEMETRY"] = "False"
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-from fidelity._divergences import KNOWN
-from fidelity._draw import RandomDraw
-from fidelity._engines import ENGINE_METRICS
-from fidelity._params import DISTRIBUTIONS, installed
-from fidelity._runners import (
+from tests.fidelity._divergences import KNOWN
+from tests.fidelity._draw import RandomDraw
+from tests.fidelity._engines import ENGINE_METRICS
+from tests.fidelity._params import DISTRIBUTIONS, installed
+from tests.fidelity._runners import (
     Outcome,
     error_cases,
     ranking_case,
@@ -63,7 +63,7 @@ def collect_integrations(cases: int, seed: int) -> list[Outcome]:
     if importlib.util.find_spec("placeborag_langchain") and importlib.util.find_spec(
         "langchain_chroma"
     ):
-        from fidelity.test_langchain_integrations import LANGCHAIN_METRICS, langchain_case
+        from tests.fidelity.test_langchain_integrations import LANGCHAIN_METRICS, langchain_case
 
         suites.append(("langchain", LANGCHAIN_METRICS, langchain_case))
     else:
@@ -71,7 +71,7 @@ def collect_integrations(cases: int, seed: int) -> list[Outcome]:
     if importlib.util.find_spec("placeborag_llamaindex") and importlib.util.find_spec(
         "llama_index.vector_stores"
     ):
-        from fidelity.test_llamaindex_integrations import METRICS, llamaindex_case
+        from tests.fidelity.test_llamaindex_integrations import METRICS, llamaindex_case
 
         suites.append(("llamaindex", METRICS, llamaindex_case))
     else:
