@@ -21,8 +21,8 @@ from typing import Any
 
 import numpy as np
 
-from placeborag_core.corpus.seeding import core_store_of
 from placeborag_core.embedding.embedder import FakeEmbedder
+from placeborag_core.store.unwrap import core_store_of
 from placeborag_core.store.vector_store import FakeVectorStore
 
 __all__ = [

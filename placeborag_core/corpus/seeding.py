@@ -21,9 +21,10 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from placeborag_core.corpus.chunking import Chunker, WordChunker
+from placeborag_core.store.unwrap import core_store_of
 
 if TYPE_CHECKING:
-    from placeborag_core.store.vector_store import FakeVectorStore
+    pass
 
 __all__ = [
     "CHUNK_METADATA_KEYS",
@@ -33,7 +34,6 @@ __all__ = [
     "SeedReport",
     "chunk_documents",
     "chunk_id",
-    "core_store_of",
     "normalise_whitespace",
     "read_documents_jsonl",
     "seed_namespaces",
@@ -120,23 +120,6 @@ class SeedReport:
     def changed(self) -> bool:
         """Whether the run wrote or deleted anything."""
         return bool(self.upserted or self.deleted)
-
-
-def core_store_of(store: object) -> FakeVectorStore:
-    """Return the core store behind ``store``: itself, or an adapter's ``.core_store``."""
-    from placeborag_core.store.vector_store import (
-        FakeVectorStore,  # the store imports nothing from here
-    )
-
-    if isinstance(store, FakeVectorStore):
-        return store
-    inner = getattr(store, "core_store", None)
-    if isinstance(inner, FakeVectorStore):
-        return inner
-    raise TypeError(
-        "expected a placeborag FakeVectorStore or an adapter store exposing it as .core_store, "
-        f"got {type(store).__name__}"
-    )
 
 
 def _check_documents(documents: Sequence[Document]) -> None:

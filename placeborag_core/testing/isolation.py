@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from placeborag_core.corpus.seeding import core_store_of
+from placeborag_core.store.unwrap import core_store_of
 from placeborag_core.store.vector_store import FakeVectorStore
 
 __all__ = ["IsolationError", "Leak", "assert_tenant_isolation"]

@@ -16,13 +16,13 @@ from placeborag_core.corpus.seeding import (
     DocumentsFileError,
     SeedReport,
     chunk_documents,
-    core_store_of,
     read_documents_jsonl,
     seed_namespaces,
     seed_store,
 )
 from placeborag_core.embedding.embedder import FakeEmbedder
 from placeborag_core.store import FakeVectorStore
+from placeborag_core.store.unwrap import core_store_of
 
 CHUNKER = WordChunker(size=4)
 DOCS = [
