@@ -1,6 +1,6 @@
 """Benchmark: PlaceboVectorStore against langchain-core's InMemoryVectorStore (one run).
 
-Targets (issue 5): `similarity_search` over 50,000 documents at least 50x faster than
+Targets: `similarity_search` over 50,000 documents at least 50x faster than
 InMemoryVectorStore holding the same documents, and `add_documents` of 50,000 documents
 (embedding included) in at most 3 s. Both stores use the same PlaceboEmbeddings, so they hold
 identical vectors and return the same top results. Also printed, without a target: a search

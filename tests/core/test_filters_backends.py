@@ -1,4 +1,5 @@
-"""Filter semantics and error messages of the backend profiles (backends.md Q3)."""
+"""Filter semantics and error messages of the backend profiles (docs/engines: chroma-filter-*,
+qdrant-filter-*)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ import pytest
 
 from placeborag_core import FakeVectorStore, FilterError
 
-# backends.md Q3 records (ids are point ids so every profile accepts them)
+# The records of probes/chroma_filters.py and qdrant_filters.py (ids are point ids so every
+# profile accepts them)
 Q3: dict[str, dict[str, Any]] = {
     "1": {"color": "red", "n": 1},
     "2": {"color": "blue", "n": 5},

@@ -1,4 +1,4 @@
-"""Backend profiles: score formulas, directions, ties, writes, k and id rules (backends.md)."""
+"""Backend profiles: score formulas, directions, ties, writes, k and id rules (docs/engines)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,8 @@ from placeborag_core.backends.faiss import FaissDimensionError, FaissKError
 
 F32 = np.float32
 
-# backends.md Q1: every candidate formula gives a different number on these
+# The probes' geometry (docs/engines/*.md, *-score-* facts): every candidate formula gives a
+# different number on these
 Q1_DOCS = {
     "same": [1.0, 0.0, 0.0],
     "twice": [2.0, 0.0, 0.0],
@@ -153,7 +154,7 @@ def test_default_metric_of_each_profile_is_its_engines_default() -> None:
 
 
 def test_chroma_float32_precision_is_visible() -> None:
-    # backends.md Q1 "Numeric precision": 1 - 0.6 comes back as 0.3999999761581421
+    # chroma-score-float32: 1 - 0.6 comes back as 0.3999999761581421
     got = _scores(_q1_store("chroma", "cosine"))
     assert got["c34"] == 0.3999999761581421
     assert _scores(_q1_store("qdrant"))["c34"] == 0.6000000238418579
@@ -203,7 +204,7 @@ def test_qdrant_cosine_normalises_on_upsert_chroma_does_not() -> None:
     assert dot.get("1").vector == (3.0, 4.0, 0.0)  # type: ignore[union-attr]
 
 
-# ---------------------------------------------------------------- ties (backends.md Q2, Q5)
+# ---------------------------------------------------------------- ties (docs/engines: chroma-ties-*, qdrant-ties-*, faiss-ties-*)
 
 
 def _tied(profile: str, ids: list[str], metric: str | None = None) -> FakeVectorStore:
@@ -245,7 +246,7 @@ def test_faiss_ip_ties_take_the_first_inserted_in_descending_position() -> None:
     store = _tied("faiss", [f"t{i}" for i in range(10)], "ip")
     assert [m.id for m in store.query([0.0, 0.0, 1.0], k=5)] == ["t4", "t3", "t2", "t1", "t0"]
     assert [m.id for m in store.query([0.0, 0.0, 1.0], k=10)] == [f"t{i}" for i in range(9, -1, -1)]
-    # integrations.md 1b: k=3 over t3,t1,t4,t0,t2 gives t4,t1,t3
+    # lc-faiss-ties, faiss-ties-ip-pure: k=3 over t3,t1,t4,t0,t2 gives t4,t1,t3
     store = _tied("faiss", ["t3", "t1", "t4", "t0", "t2"], "ip")
     assert [m.id for m in store.query([0.0, 0.0, 1.0], k=3)] == ["t4", "t1", "t3"]
 

@@ -251,4 +251,4 @@ CHROMA_ILLEGAL_WHERE: tuple[dict[str, Any], ...] = (
     {"n": {"$gt": 1, "$lt": 9}},
     {"color": ["red", "blue"]},
 )
-"""Filters Chroma rejects (measured in backends.md, Q3 errors)."""
+"""Filters Chroma rejects (docs/engines/chroma.md, chroma-filter-error-*)."""

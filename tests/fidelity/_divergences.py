@@ -39,9 +39,10 @@ KNOWN: dict[str, Divergence] = {
                 "answer. The returned records are in insertion order on both sides."
             ),
             evidence=(
-                "backends.md Q2 (q2_ties.py, 3 processes: 84/84 batched lists with k < ties "
-                "differed across processes); integrations.md 1b/2a (40 builds, 10 pairs); "
-                "tests/fidelity: the cut group is always a subset of the tied records."
+                "docs/engines/chroma.md#chroma-ties-cut-subset (reported by "
+                "probes/chroma_ties.py, not asserted: it varies between runs), "
+                "#chroma-ties-cut-order; tests/fidelity: the cut group is always a subset of "
+                "the tied records."
             ),
         ),
         Divergence(
@@ -55,10 +56,9 @@ KNOWN: dict[str, Divergence] = {
                 "in another order, and k may cut a tie group at other records."
             ),
             evidence=(
-                "backends.md Q2 (q2_ties.py: reverse insertion for Cosine/Dot, insertion "
-                "for Euclid; q2d_qdrant_tie_cpu_dependence.py: scrambled order changes with "
-                "AVX2 off); qdrant_client/local/local_collection.py uses np.argsort; "
-                "tests/fidelity: scores and tie groups as sets agree."
+                "docs/engines/qdrant.md#qdrant-ties-similarity-reversed, "
+                "#qdrant-ties-distance-insertion, #qdrant-ties-argsort, #qdrant-ties-server "
+                "(probes/qdrant_ties.py); tests/fidelity: scores and tie groups as sets agree."
             ),
         ),
         Divergence(
@@ -69,13 +69,12 @@ KNOWN: dict[str, Divergence] = {
                 "becomes 2 (and True becomes 1). Our qdrant profile rejects a k that is not "
                 "an int with a ValueError, as it does a fractional k (the client rejects "
                 "1.5 the same way). A string k is a bug in the calling code, not a behaviour "
-                "of the engine, so the profile refuses it (placeborag_core/profiles.py, "
-                "the qdrant KRule)."
+                "of the engine, so the profile refuses it (the KRule in "
+                "placeborag_core/backends/qdrant/profile.py)."
             ),
             evidence=(
-                "qdrant_client models.QueryRequest(limit='2').limit == 2; local mode, "
-                "which skips that check, raises TypeError for '2' and returns ceil(1.5) "
-                "points for 1.5 (tests/fidelity/_engines.py QdrantSide.query)."
+                "docs/engines/qdrant.md#qdrant-k-request-model, #qdrant-k-local-unchecked "
+                "(probes/qdrant_writes.py); tests/fidelity/_engines.py QdrantSide.query."
             ),
         ),
         Divergence(
@@ -90,8 +89,9 @@ KNOWN: dict[str, Divergence] = {
                 "distance of 0 against 1.2e-7 into relevance -0.0 against 0.9999999."
             ),
             evidence=(
-                "integrations.md 3.1 (recipe_check.py: Chroma cosine/ip within 1.2e-7, "
-                "FAISS within 2.4e-7 on random vectors; bit-exact on dyadic vectors)."
+                "docs/engines/chroma.md#chroma-score-l2-ip-kernel, #chroma-score-cosine-kernel, "
+                "#chroma-score-dyadic-exact; docs/engines/faiss.md#faiss-score-kernel, "
+                "#faiss-score-numpy-gap, #faiss-score-dyadic-exact."
             ),
         ),
     )

@@ -45,7 +45,7 @@ SUPPORTED = {
     "chroma": OPERATORS[:8],
     "qdrant": OPERATORS[:11],
 }
-"""Operators each real integration translates (integrations.md 2b); the others must raise."""
+"""Operators each real integration translates (li-chroma-filters, li-qdrant-filters, li-*-filter-unsupported); the others must raise."""
 
 
 def _installed(module: str) -> bool:
