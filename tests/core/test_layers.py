@@ -21,7 +21,7 @@ TOP = {"cli", "demo", "__main__"}
 
 def _layer(module: str) -> str:
     """The layer of ``placeborag_core.<module...>``."""
-    head = module.split(".")[0] if module else ""
+    head = module.split(".", maxsplit=1)[0] if module else ""
     if head in TOP:
         return "cli"
     if head in SHARED or head in {"", "__init__"}:

@@ -204,7 +204,8 @@ def test_qdrant_cosine_normalises_on_upsert_chroma_does_not() -> None:
     assert dot.get("1").vector == (3.0, 4.0, 0.0)  # type: ignore[union-attr]
 
 
-# ---------------------------------------------------------------- ties (docs/engines: chroma-ties-*, qdrant-ties-*, faiss-ties-*)
+# ---------------------------------------------------------------- ties
+# docs/engines: chroma-ties-*, qdrant-ties-*, faiss-ties-*
 
 
 def _tied(profile: str, ids: list[str], metric: str | None = None) -> FakeVectorStore:

@@ -180,7 +180,7 @@ def test_any_width_works_and_the_first_vector_fixes_it() -> None:
     with pytest.raises(DimensionError):
         store.upsert("c", None, vector=[1.0, 2.0], namespace="elsewhere")
     store.delete("a")
-    assert store.dimension == 5  # stays fixed when emptied, like Chroma (chroma-dim-kept-when-emptied)
+    assert store.dimension == 5  # fixed when emptied, like Chroma (chroma-dim-kept-when-emptied)
     # a text query with a 384-wide default embedder no longer fits
     with pytest.raises(DimensionError, match="dimension 5, got 384"):
         store.query("text")

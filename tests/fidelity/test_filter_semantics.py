@@ -1,9 +1,10 @@
 """Every filter operator, on the records the backend probes used, against the real engine.
 
-The records are those of probes/chroma_filters.py and qdrant_filters.py (a missing key, a record without metadata, ``n`` as
-int, float, string and bool neighbours) plus list-valued and text-valued records. Each filter
-is run with k above the collection size, so the comparison covers exactly which records match
-(and their order and scores); filters the engine rejects must be rejected by us too.
+The records are those of probes/chroma_filters.py and qdrant_filters.py (a missing key, a
+record without metadata, ``n`` as int, float, string and bool neighbours) plus list-valued and
+text-valued records. Each filter is run with k above the collection size, so the comparison
+covers exactly which records match (and their order and scores); filters the engine rejects must
+be rejected by us too.
 """
 
 from __future__ import annotations

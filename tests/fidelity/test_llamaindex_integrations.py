@@ -45,7 +45,8 @@ SUPPORTED = {
     "chroma": OPERATORS[:8],
     "qdrant": OPERATORS[:11],
 }
-"""Operators each real integration translates (li-chroma-filters, li-qdrant-filters, li-*-filter-unsupported); the others must raise."""
+"""Operators each real integration translates (li-chroma-filters, li-qdrant-filters,
+li-*-filter-unsupported); the others must raise."""
 
 
 def _installed(module: str) -> bool:
