@@ -122,6 +122,13 @@ class IdRule:
             raise ValueError(self.message.format(id=record_id))
         return canonical
 
+    def lookup(self, record_id: str) -> str:
+        """The spelling a stored record has for ``record_id`` (the id itself if the engine would
+        reject it: such an id names no record)."""
+        read = self.canonical if self.record_canonical is None else self.record_canonical
+        canonical = read(record_id)
+        return record_id if canonical is None else canonical
+
 
 @dataclass(frozen=True)
 class PayloadLayout:

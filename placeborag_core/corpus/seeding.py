@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import uuid
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -66,14 +67,16 @@ def text_digest(text: str) -> str:
 def chunk_id(
     doc_id: str, *, chunker_version: str, ordinal: int, start: int, end: int, text: str
 ) -> str:
-    """The id of one chunk: 32 hex digits of SHA-256 over its defining fields.
+    """The id of one chunk: the first 128 bits of SHA-256 over its defining fields, written as a
+    dashed lower-case UUID.
 
     The fields are hashed as a JSON array, so no two different field tuples hash the same input
-    (whatever characters the document id or chunker version contain).
+    (whatever characters the document id or chunker version contain). The UUID spelling is one
+    every engine stores as given (Qdrant rewrites other spellings of a UUID to this one).
     """
     parts = [doc_id, chunker_version, ordinal, start, end, text_digest(text)]
     encoded = json.dumps(parts, ensure_ascii=False, separators=(",", ":"))
-    return hashlib.sha256(encoded.encode("utf-8")).hexdigest()[:32]
+    return str(uuid.UUID(hex=hashlib.sha256(encoded.encode("utf-8")).hexdigest()[:32]))
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,13 @@ import numpy.typing as npt
 
 from placeborag_core.backends import Profile
 from placeborag_core.store.faults import id_hash
-from placeborag_core.store.inputs import RawRecord, check_metadata, given_vectors, unpack
+from placeborag_core.store.inputs import (
+    RawRecord,
+    check_metadata,
+    check_records,
+    given_vectors,
+    unpack,
+)
 from placeborag_core.store.partition import Batch
 
 if TYPE_CHECKING:
@@ -37,7 +43,8 @@ class BatchBuilder:
     def build(self, records: Iterable[Any]) -> Batch | None:
         """The validated batch for ``records`` (None for no records). Under a profile where a
         repeated id is not an error, the last record of each id wins, at its first position."""
-        raw = [unpack(item, index) for index, item in enumerate(records)]
+        check_records(records)
+        raw = self._canonical_ids([unpack(item, index) for index, item in enumerate(records)])
         if not raw:
             return None
         raw = self._dedupe(raw)
@@ -49,6 +56,19 @@ class BatchBuilder:
             else np.zeros(len(ids), dtype=np.uint64)
         )
         return Batch(ids, [item[1] for item in raw], [item[2] for item in raw], block, hashes)
+
+    def _canonical_ids(self, raw: list[RawRecord]) -> list[RawRecord]:
+        """Records with their ids as the engine spells them (Qdrant: ``"01"`` is point 1, stored
+        as ``"1"``); ``ValueError`` with the engine's message for an id it rejects."""
+        check = self._profile.ids.check
+        out = raw
+        for index, item in enumerate(raw):
+            canonical = check(item[0])
+            if canonical != item[0]:
+                if out is raw:
+                    out = list(raw)
+                out[index] = (canonical, *item[1:])
+        return out
 
     def _dedupe(self, raw: list[RawRecord]) -> list[RawRecord]:
         seen: dict[str, int] = {}
@@ -73,10 +93,8 @@ class BatchBuilder:
         """
         given_raw: dict[int, Any] = {}
         missing: list[int] = []
-        check_id = self._profile.ids.check
         nested = self._profile.nested_metadata
         for index, (record_id, text, metadata, vector) in enumerate(raw):
-            check_id(record_id)
             check_metadata(record_id, metadata, nested)
             if vector is not None:
                 given_raw[index] = vector

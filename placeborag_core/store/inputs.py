@@ -14,17 +14,23 @@ import numpy as np
 import numpy.typing as npt
 
 from placeborag_core.backends import PROFILES, Profile
+from placeborag_core.limits import MAX_METADATA_DEPTH, nesting_depth_exceeds
 from placeborag_core.records import Record
 from placeborag_core.store.partition import copy_metadata
+from placeborag_core.unicode_text import require_unicode
 
 __all__ = [
     "RawRecord",
     "as_vector",
+    "check_embedder",
     "check_metadata",
     "check_namespace",
+    "check_record_id",
+    "check_records",
     "check_store_options",
     "delete_ids",
     "given_vectors",
+    "id_collection",
     "resolve_profile",
     "unpack",
 ]
@@ -33,6 +39,7 @@ RawRecord = tuple[str, str | None, dict[str, Any] | None, Any]
 """A record as unpacked from any accepted form: (id, text, metadata copy, vector or None)."""
 
 _F32_MAX = float(np.finfo(np.float32).max)
+_REAL_KINDS = frozenset("iuf")  # numpy dtype kinds of ints, unsigned ints and floats
 _SCALARS = (str, int, float, bool)
 _PLAIN = frozenset({str, int, float, bool, type(None)})
 
@@ -55,13 +62,27 @@ def check_namespace(namespace: Any) -> None:
         raise TypeError(f"namespace must be a str, got {type(namespace).__name__} {namespace!r}")
 
 
-def as_vector(value: Any, what: str, profile: Profile) -> npt.NDArray[np.float64]:
+def _real_array(value: Any, what: str) -> npt.NDArray[Any]:
+    """``value`` as a numpy array of real numbers (ints or floats), or ``TypeError`` naming
+    ``what``: strings, bools, complex numbers, dates and objects are not coerced."""
     if isinstance(value, str | bytes):
         raise TypeError(f"{what} must be a sequence of numbers, got {type(value).__name__}")
     try:
-        array = np.asarray(value, dtype=np.float64)
+        array = np.asarray(value)
     except (TypeError, ValueError) as error:
         raise TypeError(f"{what} must be a sequence of numbers, got {value!r}") from error
+    if array.dtype.kind not in _REAL_KINDS:
+        raise TypeError(
+            f"{what} must hold real numbers (int or float), got elements of dtype {array.dtype} "
+            f"(strings, bools, complex numbers and dates are not converted)"
+        )
+    return array
+
+
+def as_vector(value: Any, what: str, profile: Profile) -> npt.NDArray[np.float64]:
+    """``value`` checked as one vector under ``profile`` (1-d, finite, float32-sized, and not
+    zero unless the profile accepts zero vectors), as float64."""
+    array = _real_array(value, what).astype(np.float64, copy=False)
     if array.ndim != 1 or array.size == 0:
         raise ValueError(
             f"{what} must be a non-empty 1-D sequence of numbers, got shape {array.shape}"
@@ -99,9 +120,12 @@ def given_vectors(
         try:
             with np.errstate(over="ignore"):  # too-large components become inf: caught below
                 if all(type(v) is np.ndarray and v.ndim == 1 for v in values):
-                    stacked = np.stack(values, dtype=np.float32)
+                    real = all(v.dtype.kind in _REAL_KINDS for v in values)
+                    stacked = np.stack(values, dtype=np.float32) if real else None
                 else:
-                    stacked = np.asarray(values, dtype=np.float32)
+                    inferred = np.asarray(values)  # no dtype: strings must not be parsed
+                    real = inferred.dtype.kind in _REAL_KINDS
+                    stacked = inferred.astype(np.float32) if real else None
         except (TypeError, ValueError):
             stacked = None
         if (
@@ -153,16 +177,26 @@ def unpack(item: Any, index: int) -> RawRecord:
         )
     if not record_id:
         raise ValueError(f"record #{index}: id must be a non-empty str")
-    if text is not None and not isinstance(text, str):
-        raise TypeError(
-            f"record {record_id!r}: text must be a str or None, got {type(text).__name__}"
-        )
-    if metadata is not None and not isinstance(metadata, Mapping):
+    require_unicode(record_id, f"record #{index}: id")
+    if text is not None:
+        if not isinstance(text, str):
+            raise TypeError(
+                f"record {record_id!r}: text must be a str or None, got {type(text).__name__}"
+            )
+        require_unicode(text, f"record {record_id!r}: text")
+    if metadata is None:
+        return record_id, text, None, vector
+    if not isinstance(metadata, Mapping):
         raise TypeError(
             f"record {record_id!r}: metadata must be a mapping or None, "
             f"got {type(metadata).__name__}"
         )
-    return record_id, text, None if metadata is None else copy_metadata(metadata), vector
+    if nesting_depth_exceeds(metadata, MAX_METADATA_DEPTH + 1):
+        raise ValueError(
+            f"record {record_id!r}: metadata is nested more than {MAX_METADATA_DEPTH} levels "
+            "deep (or contains itself); flatten it"
+        )
+    return record_id, text, copy_metadata(metadata), vector
 
 
 def check_metadata(record_id: str, metadata: Mapping[str, Any] | None, nested: bool) -> None:
@@ -172,18 +206,23 @@ def check_metadata(record_id: str, metadata: Mapping[str, Any] | None, nested: b
     if not metadata:
         return
     for key, value in metadata.items():
-        if type(key) is str and key and key[0] != "$" and type(value) in _PLAIN:
+        plain_key = type(key) is str and key.isascii() and key and key[0] != "$"
+        if plain_key and type(value) in _PLAIN and (type(value) is not str or value.isascii()):
             continue
         if not isinstance(key, str) or not key or key.startswith("$"):
             raise ValueError(
                 f"record {record_id!r}: metadata keys must be non-empty str not starting with "
                 f"'$', got {key!r}"
             )
+        require_unicode(key, f"record {record_id!r}: metadata key {key!r}")
         if value is None or isinstance(value, _SCALARS):
+            _check_strings(value, record_id, key)
             continue
         if isinstance(value, list | tuple) and all(isinstance(v, _SCALARS) for v in value):
+            _check_strings(value, record_id, key)
             continue
         if nested and _is_json(value):
+            _check_strings(value, record_id, key)
             continue
         allowed = (
             "str, int, float, bool, None, or lists and str-keyed dicts of those"
@@ -196,8 +235,22 @@ def check_metadata(record_id: str, metadata: Mapping[str, Any] | None, nested: b
         )
 
 
+def _check_strings(value: Any, record_id: str, key: str) -> None:
+    """Every str in a metadata value (dict keys included) is valid Unicode."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            require_unicode(item, f"record {record_id!r}: metadata[{key!r}]")
+        elif isinstance(item, Mapping):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list | tuple):
+            stack.extend(item)
+
+
 def _is_json(value: Any, depth: int = 0) -> bool:
-    if depth > 32:
+    if depth > MAX_METADATA_DEPTH:
         return False
     if value is None or isinstance(value, _SCALARS):
         return not (isinstance(value, float) and math.isnan(value))  # NaN is not JSON
@@ -224,12 +277,63 @@ def check_store_options(
         raise TypeError(f"orphaned_ids must be a bool, got {orphaned_ids!r}")
 
 
-def delete_ids(ids: str | Iterable[str] | None) -> list[str]:
+def delete_ids(ids: object) -> list[str]:
     """The distinct ids a ``delete`` names, in order (a single str is one id; None is none)."""
-    id_list = [] if ids is None else [ids] if isinstance(ids, str) else list(ids)
-    for record_id in id_list:
+    if ids is None:
+        return []
+    if isinstance(ids, str):
+        return [ids]
+    return list(dict.fromkeys(id_collection(ids, "ids to delete")))
+
+
+def id_collection(ids: object, what: str = "ids") -> list[str]:
+    """``ids`` as a list of str: an iterable of str (not one str, which would be read as its
+    characters)."""
+    if isinstance(ids, str | bytes) or not isinstance(ids, Iterable):
+        raise TypeError(
+            f"{what} must be a collection of str (a list, tuple or set), "
+            f"got {type(ids).__name__} {ids!r}"
+        )
+    listed = list(ids)
+    for record_id in listed:
         if not isinstance(record_id, str):
             raise TypeError(
-                f"ids to delete must be str, got {type(record_id).__name__} {record_id!r}"
+                f"{what} must hold str ids, got {type(record_id).__name__} {record_id!r}"
             )
-    return list(dict.fromkeys(id_list))
+    return listed
+
+
+def check_record_id(record_id: object) -> str:
+    """A single record id argument (``get``): a str."""
+    if not isinstance(record_id, str):
+        raise TypeError(
+            f"id must be a str, got {type(record_id).__name__} {record_id!r}"
+            + (
+                "; to read several records use select(ids=...)"
+                if isinstance(record_id, list)
+                else ""
+            )
+        )
+    return record_id
+
+
+def check_records(records: object) -> None:
+    """The argument of ``upsert_many``: an iterable of records (not one record)."""
+    if (
+        records is None
+        or isinstance(records, str | bytes | Mapping | Record)
+        or not isinstance(records, Iterable)
+    ):
+        raise TypeError(
+            "records must be an iterable of records (Record, (id, text[, metadata[, vector]]) "
+            f"tuples or mappings), got {type(records).__name__}; use upsert() for one record"
+        )
+
+
+def check_embedder(embedder: object) -> None:
+    """The store's ``embedder``: None or an object with ``embed_many`` (a ``FakeEmbedder``)."""
+    if embedder is not None and not callable(getattr(embedder, "embed_many", None)):
+        raise TypeError(
+            "embedder must be a FakeEmbedder (or None for the default one), "
+            f"got {type(embedder).__name__} {embedder!r}"
+        )

@@ -14,7 +14,6 @@ import numpy as np
 from placeborag_core.backends import Profile
 from placeborag_core.filters.predicates import Predicate
 from placeborag_core.store.partition import Partition
-from placeborag_core.store.ranking import ids_mask
 
 __all__ = ["Listing"]
 
@@ -43,6 +42,6 @@ class Listing:
         mask = part.live[: part.n_rows].copy()
         mask[list(part.orphans.values())] = False
         if ids is not None:
-            mask &= ids_mask(part, ids)
+            mask &= part.ids_mask(ids)
         mask &= predicate.mask(part)
         return self.order(part, np.flatnonzero(mask).tolist())

@@ -21,7 +21,7 @@ from placeborag_core.store.faults import query_hash, recall_keep_mask
 from placeborag_core.store.partition import Partition, copy_metadata
 from placeborag_core.store.scoring import row_cosines, score_rows
 
-__all__ = ["Ranker", "ids_mask"]
+__all__ = ["Ranker"]
 
 
 class Ranker:
@@ -49,7 +49,7 @@ class Ranker:
         """Steps 2-4: live rows, ``ids`` restriction, pre-filter (if given), recall dropout."""
         mask: npt.NDArray[np.bool_] = part.live[: part.n_rows].copy()
         if ids is not None:
-            mask &= ids_mask(part, ids)
+            mask &= part.ids_mask(ids)
         if predicate is not None:
             mask &= predicate.mask(part)
         if self._recall < 1.0:
@@ -125,10 +125,3 @@ class Ranker:
             return []
         sims = row_cosines(part.matrix[rows], part.norms[rows], vector)
         return [float(s) for s in sims.tolist()]
-
-
-def ids_mask(part: Partition, ids: Collection[str]) -> npt.NDArray[np.bool_]:
-    """Rows holding one of ``ids``; a single str is refused, not read as its characters."""
-    if isinstance(ids, str):
-        raise TypeError("ids must be a collection of str, not a single str")
-    return part.ids_mask(ids)

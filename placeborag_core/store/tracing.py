@@ -16,7 +16,7 @@ from placeborag_core.filters.predicates import Predicate
 from placeborag_core.records import Trace, TraceStatus
 from placeborag_core.store.faults import query_hash, recall_keep_mask
 from placeborag_core.store.partition import Partition
-from placeborag_core.store.ranking import Ranker, ids_mask
+from placeborag_core.store.ranking import Ranker
 
 __all__ = ["trace_rows"]
 
@@ -31,7 +31,7 @@ def trace_rows(
     """One :class:`Trace` per live row of ``part`` (records and orphans)."""
     n = part.n_rows
     live = part.live[:n]
-    allowed = live & ids_mask(part, ids) if ids is not None else live.copy()
+    allowed = live & part.ids_mask(ids) if ids is not None else live.copy()
     passes = allowed & predicate.mask(part)
     survives = passes & recall_keep_mask(query_hash(vector), part.id_hashes[:n], ranker.recall)
     scores = ranker.scores(part, vector)

@@ -25,9 +25,12 @@ from placeborag_core.store.batches import BatchBuilder
 from placeborag_core.store.faults import FailureQueue
 from placeborag_core.store.inputs import (
     as_vector,
+    check_embedder,
     check_namespace,
+    check_record_id,
     check_store_options,
     delete_ids,
+    id_collection,
     resolve_profile,
 )
 from placeborag_core.store.listing import Listing
@@ -71,6 +74,7 @@ class FakeVectorStore:
     ) -> None:
         self._profile = resolve_profile(profile, metric)
         check_store_options(filter_mode, recall, visibility, orphaned_ids)
+        check_embedder(embedder)
         self._embedder = embedder
         self._filter_mode: Literal["pre", "post"] = filter_mode
         self._recall = float(recall)
@@ -195,7 +199,7 @@ class FakeVectorStore:
         check_namespace(namespace)
         if ids is None and predicate is None:
             raise ValueError("delete() needs ids, a where filter or a where_document filter")
-        unique = delete_ids(ids)
+        unique = [self._profile.ids.lookup(i) for i in delete_ids(ids)]
         with self._lock:
             if predicate is not None:
                 part = self._spaces.get(namespace)
@@ -226,10 +230,11 @@ class FakeVectorStore:
 
     def get(self, id: str, *, namespace: str = "") -> Record | None:
         """A copy of a visible record, or None."""
+        record_id = self._profile.ids.lookup(check_record_id(id))
         check_namespace(namespace)
         with self._lock:
             part = self._spaces.get(namespace)
-            row = None if part is None else part.rows.get(id)
+            row = None if part is None else part.rows.get(record_id)
             if part is None or row is None:
                 return None
             return part.record_at(row)
@@ -295,6 +300,7 @@ class FakeVectorStore:
             self._check_k(fetch_k)
         predicate = self._predicate(where, where_document)
         check_namespace(namespace)
+        ids = self._allowed(ids)
         vector = self._query_vector(query)
         fetch = k if fetch_k is None or self._filter_mode == "pre" else fetch_k
         with self._lock:
@@ -348,6 +354,7 @@ class FakeVectorStore:
         self._check_k(fetch_k)
         predicate = self._predicate(where, where_document)
         check_namespace(namespace)
+        ids = self._allowed(ids)
         vector = self._query_vector(query)
         if vector is None:
             return []
@@ -381,6 +388,7 @@ class FakeVectorStore:
         """
         predicate = self._predicate(where, where_document, call="get")
         check_namespace(namespace)
+        ids = self._allowed(ids)
         if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int)):
             raise TypeError(f"limit must be an int or None, got {limit!r}")
         with self._lock:
@@ -427,6 +435,7 @@ class FakeVectorStore:
         """
         predicate = self._predicate(where, where_document)
         check_namespace(namespace)
+        ids = self._allowed(ids)
         vector = self._query_vector(query)
         with self._lock:
             part = self._spaces.get(namespace)
@@ -459,6 +468,12 @@ class FakeVectorStore:
             error = self._failures.take()
         if error is not None:
             raise error
+
+    def _allowed(self, ids: Collection[str] | None) -> list[str] | None:
+        """An ``ids=`` argument checked and spelled as the engine stores ids (None: any id)."""
+        if ids is None:
+            return None
+        return [self._profile.ids.lookup(i) for i in id_collection(ids)]
 
     def _check_k(self, k: Any) -> None:
         self._profile.k.check(k)

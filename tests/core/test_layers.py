@@ -1,9 +1,9 @@
 """The core's layers import downward only, and the core never imports an adapter or a framework.
 
-Layers, bottom to top: the shared modules (errors, records, lazy_imports), embedding, filters,
-backends, store, corpus, testing, and the command line (cli, demo, __main__). A module may import
-its own layer and the layers below it. Read from the source with ``ast``, so a lazy import
-inside a function counts too.
+Layers, bottom to top: the shared modules (errors, records, limits, unicode_text,
+lazy_imports), embedding, filters, backends, store, corpus, testing, and the command line (cli,
+demo, __main__). A module may import its own layer and the layers below it. Read from the source
+with ``ast``, so a lazy import inside a function counts too.
 """
 
 from __future__ import annotations
@@ -15,7 +15,15 @@ import pytest
 
 CORE = Path(__file__).resolve().parents[2] / "placeborag_core"
 LAYERS = ["shared", "embedding", "filters", "backends", "store", "corpus", "testing", "cli"]
-SHARED = {"errors", "records", "lazy_imports", "_version", "pytest_plugin"}
+SHARED = {
+    "errors",
+    "records",
+    "limits",
+    "unicode_text",
+    "lazy_imports",
+    "_version",
+    "pytest_plugin",
+}
 TOP = {"cli", "demo", "__main__"}
 
 

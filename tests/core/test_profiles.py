@@ -428,14 +428,42 @@ def test_k_above_the_collection_size_truncates_silently(profile: str) -> None:
     assert len(store.query([1.0, 0.0], k=10)) == 3
 
 
+_UUID = "6ba7b810-9dad-11d1-80b4-00c04fd430c8"
+
+
 @pytest.mark.parametrize(
-    "good",
-    ["0", "1", "18446744073709551615", str(uuid.UUID(int=7)), uuid.UUID(int=9).hex],
+    ("given", "stored"),
+    [
+        ("0", "0"),
+        ("1", "1"),
+        ("01", "1"),  # a str of digits is the unsigned-int point id it spells
+        ("00001", "1"),
+        ("18446744073709551615", "18446744073709551615"),
+        (_UUID, _UUID),
+        (_UUID.upper(), _UUID),  # qdrant-ids-canonical: stored dashed and lower case
+        (_UUID.replace("-", ""), _UUID),
+        (str(uuid.UUID(int=7)), str(uuid.UUID(int=7))),
+    ],
 )
-def test_qdrant_accepts_unsigned_ints_and_uuids(good: str) -> None:
+def test_qdrant_stores_a_point_id_as_the_engine_spells_it(given: str, stored: str) -> None:
     store = FakeVectorStore(profile="qdrant")
-    store.upsert(good, None, vector=[1.0])
-    assert store.ids() == [good]
+    store.upsert(given, None, vector=[1.0])
+    assert store.ids() == [stored]
+    assert store.get(given) == store.get(stored) != None  # noqa: E711 - a Record, not None
+    assert [m.id for m in store.query([1.0], k=1, ids=[given])] == [stored]
+    assert store.delete(given) == 1
+    assert store.count() == 0
+
+
+def test_qdrant_spellings_of_one_point_are_one_record() -> None:
+    store = FakeVectorStore(profile="qdrant")
+    store.upsert_many(
+        [("1", "a", None, [1.0]), ("01", "b", None, [1.0]), ("00001", "c", None, [1.0])]
+    )
+    assert store.ids() == ["1"]
+    record = store.get("1")
+    assert record is not None
+    assert record.text == "c"  # one batch: the last spelling wins, as for any repeated id
 
 
 @pytest.mark.parametrize("bad", ["c", "-1", "18446744073709551616", "1.5", "id_c", " 1"])

@@ -32,11 +32,12 @@ def _id(**changes: object) -> str:
     return chunk_id(**{**BASE, **changes})  # type: ignore[arg-type]
 
 
-def test_chunk_id_is_stable_hex_of_fixed_length() -> None:
+def test_chunk_id_is_a_stable_dashed_uuid() -> None:
+    import uuid
+
     first = _id()
     assert first == _id()
-    assert len(first) == 32
-    assert int(first, 16) >= 0
+    assert first == str(uuid.UUID(first))  # the canonical spelling Qdrant also reports
 
 
 @pytest.mark.parametrize(

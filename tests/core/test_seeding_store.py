@@ -68,8 +68,8 @@ def test_second_run_changes_nothing() -> None:
 
 @pytest.mark.parametrize("profile", ["default", "chroma", "qdrant", "faiss", "weaviate"])
 def test_idempotent_under_every_profile(profile: str) -> None:
-    # qdrant re-normalises vectors on write and accepts only uint/UUID ids: chunk ids are 32 hex
-    # digits, which it reads as UUIDs, and the comparison tolerates float32 re-normalisation
+    # qdrant re-normalises vectors on write and accepts only uint/UUID ids: chunk ids are dashed
+    # UUIDs, stored as given, and the comparison tolerates float32 re-normalisation
     store = _store(profile=profile)
     seed_store(store, DOCS, chunker=CHUNKER)
     assert seed_store(store, DOCS, chunker=CHUNKER).upserted == 0

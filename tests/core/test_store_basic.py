@@ -203,7 +203,7 @@ def test_any_width_works_and_the_first_vector_fixes_it() -> None:
         (("a", "t", None, [0.0, 0.0]), ValueError, "zero vector"),
         (("a", "t", None, []), ValueError, "non-empty 1-D"),
         (("a", "t", None, [[1.0, 2.0]]), ValueError, "non-empty 1-D"),
-        (("a", "t", None, ["x", "y"]), TypeError, "sequence of numbers"),
+        (("a", "t", None, ["x", "y"]), TypeError, "must hold real numbers"),
         (("a", "t", None, "vec"), TypeError, "sequence of numbers"),
         (("a", "t", None, [1e39, 1.0]), ValueError, "too large for float32"),
         (("a", None), ValueError, "neither a text nor a vector"),
@@ -277,7 +277,7 @@ def test_ids_restriction() -> None:
     got = store.query("refund policy", k=5, ids={"hu-1", "en-2", "missing"})
     assert sorted(m.id for m in got) == ["en-2", "hu-1"]
     assert store.query("refund policy", ids=[]) == []
-    with pytest.raises(TypeError, match="not a single str"):
+    with pytest.raises(TypeError, match="ids must be a collection of str"):
         store.query("refund policy", ids="en-1")
 
 
