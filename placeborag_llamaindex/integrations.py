@@ -37,7 +37,7 @@ from typing import Literal
 from placeborag_core.backends import PayloadLayout
 from placeborag_llamaindex.filters import Translator, chroma_where, default_where, qdrant_where
 
-__all__ = ["FACTS", "IntegrationFacts", "facts_for"]
+__all__ = ["INTEGRATIONS", "IntegrationFacts", "integration_for"]
 
 
 def _same_score(score: float) -> float:
@@ -95,7 +95,7 @@ class IntegrationFacts:
     qdrant_payload: PayloadLayout | None = None
 
 
-_FACTS = {
+_ROWS = {
     "default": IntegrationFacts(
         profile="default",
         integration="PlaceboVectorStore (no real counterpart: the clean profile)",
@@ -154,15 +154,15 @@ _FACTS = {
     ),
 }
 
-FACTS: Mapping[str, IntegrationFacts] = MappingProxyType(_FACTS)
+INTEGRATIONS: Mapping[str, IntegrationFacts] = MappingProxyType(_ROWS)
 
 
-def facts_for(profile: str) -> IntegrationFacts:
+def integration_for(profile: str) -> IntegrationFacts:
     """The row of ``profile``; ``ValueError`` naming the profiles LlamaIndex facts exist for."""
     try:
-        return FACTS[profile]
+        return INTEGRATIONS[profile]
     except KeyError:
         raise ValueError(
             f"profile {profile!r} has no LlamaIndex integration facts; "
-            f"PlaceboVectorStore supports: {', '.join(FACTS)}"
+            f"PlaceboVectorStore supports: {', '.join(INTEGRATIONS)}"
         ) from None

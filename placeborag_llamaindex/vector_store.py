@@ -2,7 +2,7 @@
 
 Swap it for ``ChromaVectorStore`` or ``QdrantVectorStore`` by choosing ``profile="chroma"`` or
 ``profile="qdrant"``: the core reproduces the engine (distances, ties, filter semantics), and the
-row of :data:`placeborag_llamaindex.integrations.FACTS` for the profile reproduces what the
+profile's row of :data:`placeborag_llamaindex.integrations.INTEGRATIONS` reproduces what the
 LlamaIndex integration adds (score mapping, id rules, re-insert semantics, accepted filters).
 This module only translates between LlamaIndex objects and core calls: it ranks nothing and
 evaluates no filter itself.
@@ -33,7 +33,7 @@ from placeborag_core import FakeEmbedder, FakeVectorStore, Match, Record
 from placeborag_core.filters import Predicate
 from placeborag_llamaindex import persist
 from placeborag_llamaindex.embedding import PlaceboEmbedding
-from placeborag_llamaindex.integrations import IntegrationFacts, facts_for
+from placeborag_llamaindex.integrations import IntegrationFacts, integration_for
 from placeborag_llamaindex.query_options import QueryOptions
 
 __all__ = ["PlaceboVectorStore"]
@@ -95,7 +95,7 @@ class PlaceboVectorStore(BasePydanticVectorStore):
         super().__init__(**data)
         if self.stores_text is not True:
             raise ValueError("PlaceboVectorStore always stores text; stores_text must be True")
-        self._facts = facts_for(self.profile)
+        self._facts = integration_for(self.profile)
         core_embedder = (
             embedder.core_embedder if isinstance(embedder, PlaceboEmbedding) else embedder
         )
@@ -149,7 +149,7 @@ class PlaceboVectorStore(BasePydanticVectorStore):
 
     @property
     def facts(self) -> IntegrationFacts:
-        """The integration conventions this store reproduces (a row of ``FACTS``)."""
+        """The integration conventions this store reproduces (a row of ``INTEGRATIONS``)."""
         return self._facts
 
     def fail_next_query(

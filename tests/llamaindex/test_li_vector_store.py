@@ -18,7 +18,7 @@ from llama_index.core.vector_stores.types import (
 from pydantic import ValidationError
 
 from placeborag_core import FakeEmbedder, FakeVectorStore, RetrievalTimeout
-from placeborag_llamaindex import FACTS, PlaceboEmbedding, PlaceboVectorStore
+from placeborag_llamaindex import INTEGRATIONS, PlaceboEmbedding, PlaceboVectorStore
 
 PROFILES = ["default", "chroma", "qdrant"]
 RED = MetadataFilters(filters=[MetadataFilter(key="color", value="red")])
@@ -587,7 +587,7 @@ def test_profile_without_llamaindex_facts_is_rejected():
         "PlaceboVectorStore supports: default, chroma, qdrant",
     ):
         PlaceboVectorStore(profile="faiss")
-    assert sorted(FACTS) == ["chroma", "default", "qdrant"]
+    assert sorted(INTEGRATIONS) == ["chroma", "default", "qdrant"]
 
 
 def test_stores_text_cannot_be_switched_off():
@@ -656,4 +656,4 @@ def test_chroma_delete_nodes_reports_an_unsupported_filter_before_missing_ids():
 
 
 def test_facts_are_the_profile_row():
-    assert filled("qdrant").facts is FACTS["qdrant"]
+    assert filled("qdrant").facts is INTEGRATIONS["qdrant"]
