@@ -98,8 +98,9 @@ class Restrictions:
 
         An unsupported filter is reported first. With neither ids nor filters the real
         ``QdrantVectorStore`` and ``SimpleVectorStore`` delete every node
-        (``docs/integrations/llamaindex.md#li-qdrant-delete-nodes``, ``#li-simple-delete-nodes-
-        none``); a test double refuses instead and points at ``clear()``.
+        (``docs/integrations/llamaindex.md``: ``li-qdrant-delete-nodes``,
+        ``li-simple-delete-nodes-none``); a test double refuses instead and points at
+        ``clear()``.
         """
         where = self.of_filters(filters)
         if self.integration.delete_nodes_needs_ids and not node_ids:

@@ -80,7 +80,8 @@ class Search:
             where_document=options.where_document,
         )
         if prefetch and len(picks) < k:
-            # ChromaVectorStore answers with a plain query when the prefetch yields too few.
+            # ChromaVectorStore answers with a plain query when the prefetch yields too few
+            # (its source; see li-chroma-mmr in docs/integrations/llamaindex.md).
             return self.store.query(
                 vector,
                 k,

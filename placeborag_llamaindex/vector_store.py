@@ -239,9 +239,10 @@ class PlaceboVectorStore(BasePydanticVectorStore):
         ``query.mmr_threshold``), ``mmr_prefetch_factor``/``mmr_prefetch_k`` (chroma profile),
         ``fetch_k`` (candidates before a post-filter), ``where`` (a core-dialect filter, not
         combinable with ``query.filters``), ``where_document`` (Chroma's filter on the node
-        text, applied with the other filters; ``ChromaVectorStore`` forwards it to Chroma) and
-        ``qdrant_filters`` (qdrant profile: a ``qdrant_client.models.Filter`` on the payload,
-        which replaces ``filters``, ``doc_ids`` and ``node_ids``, as in ``QdrantVectorStore``).
+        text, applied with the other filters; ``ChromaVectorStore`` forwards it to Chroma, as its
+        source shows) and ``qdrant_filters`` (qdrant profile: a ``qdrant_client.models.Filter``
+        on the payload, which replaces ``filters``, ``doc_ids`` and ``node_ids``, as in
+        ``QdrantVectorStore``: ``docs/integrations/llamaindex.md#li-qdrant-native-filter``).
         A query without embedding lists the records that pass, in listing order.
         """
         options = QueryOptions.parse(kwargs, query, self._facts)

@@ -47,7 +47,8 @@ def node(letter: str, text: str | None = None, **metadata) -> TextNode:
 @pytest.mark.parametrize(
     ("profile", "metric", "expected"),
     [
-        # measured: reference/integrations.md section 2a (NodeWithScore.score of a..f)
+        # NodeWithScore.score of a..f: docs/integrations/llamaindex.md#li-chroma-score,
+        # #li-chroma-score-cosine, #li-qdrant-score, #li-qdrant-score-euclid
         (
             "default",
             None,
@@ -460,7 +461,8 @@ def mmr_letters(store, k=3, **kwargs):
 
 
 def test_chroma_mmr_matches_the_measured_picks_and_scores():
-    # measured: a, b, f at the default threshold and a, f, b at 0.1, with exp(-d) scores
+    # a, b, f at the default threshold, with exp(-d) scores: li-chroma-mmr
+    # (docs/integrations/llamaindex.md); a, f, b at 0.1 is not re-measured by the probe.
     store = filled("chroma")
     picks, scores = mmr_letters(store)
     assert picks == ["a", "b", "f"]
