@@ -87,7 +87,9 @@ class QueryOptions:
         cls, kwargs: Mapping[str, Any], query: VectorStoreQuery, integration: IntegrationFacts
     ) -> QueryOptions:
         """Validate ``kwargs`` and ``query.mode`` for a store of ``integration``."""
-        accepted = _ALWAYS + sum(_integration_options(integration), ())
+        accepted = _ALWAYS + tuple(
+            name for group in _integration_options(integration) for name in group
+        )
         unknown = sorted(set(kwargs) - set(accepted))
         if unknown:
             raise TypeError(
