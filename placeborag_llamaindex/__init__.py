@@ -25,12 +25,12 @@ require_framework(
 
 if TYPE_CHECKING:
     from placeborag_llamaindex.embedding import PlaceboEmbedding
-    from placeborag_llamaindex.integrations import FACTS, IntegrationFacts
+    from placeborag_llamaindex.integrations import INTEGRATIONS, IntegrationFacts
     from placeborag_llamaindex.retriever import CannedRetriever
     from placeborag_llamaindex.vector_store import PlaceboVectorStore
 
 __all__ = [
-    "FACTS",
+    "INTEGRATIONS",
     "CannedRetriever",
     "IntegrationFacts",
     "PlaceboEmbedding",
@@ -40,7 +40,7 @@ __all__ = [
 __getattr__, __dir__ = lazy_exports(
     __name__,
     {
-        "FACTS": "integrations",
+        "INTEGRATIONS": "integrations",
         "CannedRetriever": "retriever",
         "IntegrationFacts": "integrations",
         "PlaceboEmbedding": "embedding",

@@ -5,7 +5,9 @@ The real integration turns each ``MetadataFilter`` into a qdrant-client model (`
 does not accept (a float for ``!=``, a list for ``==``, a word for ``>``) with a
 ``ValidationError`` titled after the model. These private models declare the same field types so
 that the qdrant profile raises the same error for the same filter, and coerces what qdrant
-coerces (``Range(gt="3")`` is ``3.0``), without depending on qdrant-client.
+coerces (``Range(gt="3")`` is ``3.0``), without depending on qdrant-client. Facts:
+``docs/integrations/llamaindex.md#li-qdrant-filter-ne-float`` and the ``qdrant-filter-error-*``
+facts of ``docs/engines/qdrant.md``.
 """
 
 from __future__ import annotations

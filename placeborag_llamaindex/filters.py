@@ -9,15 +9,19 @@ refuses is refused here with the same exception type and message:
   An empty nested group has no agreed meaning (Chroma rejects it, Qdrant drops it), so it raises.
 - ``chroma`` (``ChromaVectorStore._to_chroma_filter``): ``== != > >= < <= in nin``, AND and OR;
   a lone filter is emitted bare; anything else raises ``ValueError`` "Filter operator ... not
-  supported" / "Filter condition ... not supported", even when nested.
+  supported" / "Filter condition ... not supported", even when nested (``li-chroma-filters``,
+  ``li-chroma-filter-unsupported``, ``li-chroma-filter-not``).
 - ``qdrant`` (``QdrantVectorStore._build_subfilter``): everything but ANY, ALL and CONTAINS
-  (``NotImplementedError``); a float ``==`` is a closed range; ``in``/``nin`` split a string
-  operand on commas; both text matches are the same token match; NOT is must-not (none match);
-  empty nested groups are dropped. Values are validated with the qdrant-client model shapes, so a
-  float ``!=`` raises pydantic's ``ValidationError`` as it does for real.
+  (``NotImplementedError``, ``li-qdrant-filter-unsupported``); a float ``==`` is a closed range;
+  ``in``/``nin`` split a string operand on commas; both text matches are the same case-insensitive
+  word match; NOT is must-not (none match); empty nested groups are dropped (``li-qdrant-filters``,
+  ``li-qdrant-filter-nested``). Values are validated with the qdrant-client model shapes, so a
+  float ``!=`` raises pydantic's ``ValidationError`` as the integration does
+  (``li-qdrant-filter-ne-float``).
 
-Not reproduced: Qdrant silently drops the whole filter when ``condition=None``; every profile
-treats ``None`` as AND, like Chroma and ``SimpleVectorStore`` do.
+The fact IDs are those of ``docs/integrations/llamaindex.md``. Not reproduced: Qdrant silently
+drops the whole filter when ``condition=None`` (``li-qdrant-filters``); every profile treats
+``None`` as AND, like Chroma and ``SimpleVectorStore`` do.
 
 No filter is evaluated here: the core does that, with the profile's own semantics (for example
 Chroma's ``!=`` matching a record that lacks the key).

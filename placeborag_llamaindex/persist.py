@@ -27,11 +27,47 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["FORMAT", "VERSION", "read_payload", "write_payload"]
+from placeborag_core import FakeVectorStore, Record
+
+__all__ = ["FORMAT", "VERSION", "load_records", "payload_of", "read_payload", "write_payload"]
 
 FORMAT = "placeborag.llamaindex.vector_store"
 VERSION = 1
 _RECORD_KEYS = frozenset({"id", "text", "metadata", "vector"})
+
+
+def payload_of(store: FakeVectorStore, fields: Mapping[str, Any]) -> dict[str, Any]:
+    """The file's content for the core ``store`` of a ``PlaceboVectorStore`` built with the
+    constructor ``fields``: every namespace, each in listing order."""
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "store": dict(fields),
+        "namespaces": {
+            name: [_record_json(store.get(i, namespace=name)) for i in store.ids(name)]
+            for name in store.namespaces()
+        },
+    }
+
+
+def load_records(store: FakeVectorStore, payload: Mapping[str, Any]) -> None:
+    """Write the records of a payload read by ``read_payload`` into the core ``store``; they
+    are visible at once, as they were when written."""
+    for name, records in payload["namespaces"].items():
+        store.upsert_many(records, namespace=name)
+    if store.visibility == "manual":
+        store.refresh()
+
+
+def _record_json(record: Record | None) -> dict[str, Any]:
+    assert record is not None  # listed by ids(), so visible
+    assert record.vector is not None
+    return {
+        "id": record.id,
+        "text": record.text,
+        "metadata": dict(record.metadata),
+        "vector": [float(x) for x in record.vector],
+    }
 
 
 def write_payload(payload: Mapping[str, Any], persist_path: str, fs: Any | None) -> None:

@@ -1,7 +1,10 @@
-"""The keyword arguments ``PlaceboVectorStore.query`` accepts (``vector_store_kwargs``).
+"""The options of one ``PlaceboVectorStore.query`` call: its keyword arguments
+(``vector_store_kwargs``) and its query mode.
 
 Every name is checked: a misspelt option raises ``TypeError`` listing the accepted ones instead of
-being dropped, and values are validated before the store is read.
+being dropped, and values are validated before the store is read. Which options a store accepts
+follows its integration's row: the MMR prefetch options where MMR prefetches, the native filter
+keyword where the integration has one.
 """
 
 from __future__ import annotations
@@ -11,71 +14,115 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from llama_index.core.vector_stores.types import VectorStoreQuery
+from llama_index.core.vector_stores.types import VectorStoreQuery, VectorStoreQueryMode
+
+from placeborag_llamaindex.integrations import INTEGRATIONS, IntegrationFacts
 
 __all__ = ["QueryOptions"]
 
 _DEFAULT_MMR_THRESHOLD = 0.5  # get_top_k_mmr_embeddings' default
-_DEFAULT_PREFETCH_FACTOR = 4.0  # ChromaVectorStore's DEFAULT_MMR_PREFETCH_FACTOR
 _ALWAYS = ("fetch_k", "mmr_threshold", "where", "where_document")
 _PREFETCH = ("mmr_prefetch_factor", "mmr_prefetch_k")
-_QDRANT = ("qdrant_filters",)
+_MODES = (VectorStoreQueryMode.DEFAULT, VectorStoreQueryMode.MMR)
 
 
 def _is_number(value: Any) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 
+def _integration_options(integration: IntegrationFacts) -> tuple[tuple[str, ...], ...]:
+    """The option groups an integration adds to ``_ALWAYS``."""
+    groups: list[tuple[str, ...]] = []
+    if integration.mmr == "prefetch":
+        groups.append(_PREFETCH)
+    if integration.native_filter_kwarg is not None:
+        groups.append((integration.native_filter_kwarg,))
+    return tuple(groups)
+
+
+def _elsewhere(integration: IntegrationFacts) -> list[str]:
+    """For each option group of another integration that this one lacks, which profiles take it
+    (for the message that refuses an unknown option)."""
+    own = set(_integration_options(integration))
+    hints: dict[tuple[str, ...], list[str]] = {}
+    for row in INTEGRATIONS.values():
+        for group in _integration_options(row):
+            if group not in own:
+                hints.setdefault(group, []).append(row.profile)
+    return [
+        f"{', '.join(group)} {'need' if len(group) > 1 else 'needs'} profile "
+        f"{' or '.join(repr(p) for p in profiles)}"
+        for group, profiles in hints.items()
+    ]
+
+
+def _mode(mode: Any) -> VectorStoreQueryMode:
+    try:
+        parsed = VectorStoreQueryMode(mode)
+    except ValueError:
+        parsed = None
+    if parsed is None or parsed not in _MODES:
+        raise ValueError(
+            f"Invalid query mode: {mode!r}; PlaceboVectorStore supports "
+            f"{', '.join(repr(m.value) for m in _MODES)}"
+        )
+    return parsed
+
+
 @dataclass(frozen=True)
 class QueryOptions:
-    """Parsed query keyword arguments."""
+    """A query's parsed keyword arguments, and whether it asks for MMR."""
 
+    mmr: bool = False
     mmr_threshold: float = _DEFAULT_MMR_THRESHOLD
-    prefetch_factor: float = _DEFAULT_PREFETCH_FACTOR
+    prefetch_factor: float | None = None
     prefetch_k_override: int | None = None
     fetch_k: int | None = None
     where: dict[str, Any] | None = None
     where_document: Any = None  # validated by the core store, with Chroma's messages
-    qdrant_filters: Any = None  # a qdrant_client.models.Filter, read by the core
+    native_filter: Any = None  # the engine's own filter object, read by the core profile
 
     @classmethod
     def parse(
-        cls,
-        kwargs: Mapping[str, Any],
-        query: VectorStoreQuery,
-        *,
-        prefetch: bool = False,
-        qdrant: bool = False,
+        cls, kwargs: Mapping[str, Any], query: VectorStoreQuery, integration: IntegrationFacts
     ) -> QueryOptions:
-        """Validate ``kwargs``; ``prefetch`` allows Chroma's MMR prefetch options, ``qdrant``
-        Qdrant's native ``qdrant_filters``."""
-        accepted = _ALWAYS + (_PREFETCH if prefetch else ()) + (_QDRANT if qdrant else ())
+        """Validate ``kwargs`` and ``query.mode`` for a store of ``integration``."""
+        accepted = _ALWAYS + tuple(
+            name for group in _integration_options(integration) for name in group
+        )
         unknown = sorted(set(kwargs) - set(accepted))
         if unknown:
-            needs = [] if prefetch else [f"{', '.join(_PREFETCH)} need profile 'chroma'"]
-            needs += [] if qdrant else [f"{_QDRANT[0]} needs profile 'qdrant'"]
             raise TypeError(
                 f"PlaceboVectorStore.query() got unexpected keyword arguments {unknown}; "
-                f"accepted: {', '.join(sorted(accepted))} ({'; '.join(needs)})"
+                f"accepted: {', '.join(sorted(accepted))} ({'; '.join(_elsewhere(integration))})"
             )
-        if kwargs.get("qdrant_filters") is not None and kwargs.get("where") is not None:
+        native = integration.native_filter_kwarg
+        native_filter = None if native is None else kwargs.get(native)
+        if native_filter is not None and kwargs.get("where") is not None:
             raise ValueError(
-                "qdrant_filters and where cannot be combined: each replaces the query's filters"
+                f"{native} and where cannot be combined: each replaces the query's filters"
             )
+        threshold = _threshold(kwargs, query)
+        prefetch_factor = _prefetch_factor(kwargs, integration.mmr_prefetch_factor)
+        prefetch_k = _prefetch_k(kwargs)
+        fetch_k = _fetch_k(kwargs)
+        where = _where(kwargs, query)
         return cls(
-            mmr_threshold=_threshold(kwargs, query),
-            prefetch_factor=_prefetch_factor(kwargs),
-            prefetch_k_override=_prefetch_k(kwargs),
-            fetch_k=_fetch_k(kwargs),
-            where=_where(kwargs, query),
+            mmr=_mode(query.mode) == VectorStoreQueryMode.MMR,
+            mmr_threshold=threshold,
+            prefetch_factor=prefetch_factor,
+            prefetch_k_override=prefetch_k,
+            fetch_k=fetch_k,
+            where=where,
             where_document=kwargs.get("where_document"),
-            qdrant_filters=kwargs.get("qdrant_filters"),
+            native_filter=native_filter,
         )
 
     def prefetch_k(self, k: int) -> int:
-        """How many candidates Chroma's MMR prefetches for ``k`` results."""
+        """How many candidates a prefetching MMR fetches for ``k`` results."""
         if self.prefetch_k_override is not None:
             return max(self.prefetch_k_override, k)
+        assert self.prefetch_factor is not None  # parsed for an integration that prefetches
         return max(int(k * self.prefetch_factor), k)
 
 
@@ -89,14 +136,14 @@ def _threshold(kwargs: Mapping[str, Any], query: VectorStoreQuery) -> float:
     return float(raw)
 
 
-def _prefetch_factor(kwargs: Mapping[str, Any]) -> float:
+def _prefetch_factor(kwargs: Mapping[str, Any], default: float | None) -> float | None:
     if kwargs.get("mmr_prefetch_factor") is not None and kwargs.get("mmr_prefetch_k") is not None:
         raise ValueError(
             "'mmr_prefetch_factor' and 'mmr_prefetch_k' cannot coexist in a call to query()"
         )
     raw = kwargs.get("mmr_prefetch_factor")
     if raw is None:
-        return _DEFAULT_PREFETCH_FACTOR
+        return default
     if not _is_number(raw) or not math.isfinite(raw) or raw <= 0:
         raise ValueError(f"mmr_prefetch_factor must be a finite number > 0, got {raw!r}")
     return float(raw)

@@ -1,46 +1,44 @@
 """``PlaceboVectorStore``: a LlamaIndex ``BasePydanticVectorStore`` over ``FakeVectorStore``.
 
 Swap it for ``ChromaVectorStore`` or ``QdrantVectorStore`` by choosing ``profile="chroma"`` or
-``profile="qdrant"``: the core reproduces the engine (distances, ties, filter semantics), and the
-row of :data:`placeborag_llamaindex.integrations.FACTS` for the profile reproduces what the
-LlamaIndex integration adds (score mapping, id rules, re-insert semantics, accepted filters).
-This module only translates between LlamaIndex objects and core calls: it ranks nothing and
-evaluates no filter itself.
+``profile="qdrant"``: the core reproduces the engine (distances, ties, filter semantics, id rule),
+and the profile's row of :data:`placeborag_llamaindex.integrations.INTEGRATIONS` reproduces what
+the LlamaIndex integration adds (score mapping, re-insert semantics, accepted filters and options).
 
-Nodes are stored the way the real text-storing integrations store them: the text as the record's
-text, and ``node_to_metadata_dict(node, remove_text=True)`` as its metadata, so the node comes back
-whole (relationships, excluded keys, node type) and the implicit keys ``doc_id``, ``document_id``
-and ``ref_doc_id`` can be filtered on.
+This class is LlamaIndex's interface and nothing more; it hands each call to collaborators built
+from the row and the core store: :class:`~placeborag_llamaindex.nodes.NodeCodec` (nodes as
+records and back), :class:`~placeborag_llamaindex.query_options.QueryOptions` (a query's keyword
+arguments and mode), :class:`~placeborag_llamaindex.restrictions.Restrictions` (which records a
+call concerns), :class:`~placeborag_llamaindex.search.Search` and
+:class:`~placeborag_llamaindex.writes.Writes` (the reads and writes of the core namespace). It
+ranks nothing and evaluates no filter itself.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any, Literal
 
-from llama_index.core.schema import BaseNode, MetadataMode, TextNode
+from llama_index.core.schema import BaseNode
 from llama_index.core.vector_stores.types import (
     BasePydanticVectorStore,
     MetadataFilters,
     VectorStoreQuery,
-    VectorStoreQueryMode,
     VectorStoreQueryResult,
 )
-from llama_index.core.vector_stores.utils import metadata_dict_to_node, node_to_metadata_dict
 from pydantic import ConfigDict, PrivateAttr
 
-from placeborag_core import FakeEmbedder, FakeVectorStore, Match, Record
-from placeborag_core.filters import Predicate
+from placeborag_core import FakeEmbedder, FakeVectorStore
 from placeborag_llamaindex import persist
 from placeborag_llamaindex.embedding import PlaceboEmbedding
-from placeborag_llamaindex.integrations import IntegrationFacts, facts_for
+from placeborag_llamaindex.integrations import IntegrationFacts, integration_for
+from placeborag_llamaindex.nodes import NodeCodec
 from placeborag_llamaindex.query_options import QueryOptions
+from placeborag_llamaindex.restrictions import Restrictions
+from placeborag_llamaindex.search import Search
+from placeborag_llamaindex.writes import Writes
 
 __all__ = ["PlaceboVectorStore"]
-
-# A core where clause; a compiled core predicate inside it (or as it) is allowed.
-Where = Mapping[str, Any] | Predicate
-_MODES = (VectorStoreQueryMode.DEFAULT, VectorStoreQueryMode.MMR)
 
 
 def _reject_kwargs(method: str, kwargs: dict[str, Any]) -> None:
@@ -49,12 +47,6 @@ def _reject_kwargs(method: str, kwargs: dict[str, Any]) -> None:
             f"PlaceboVectorStore.{method}() got unexpected keyword arguments "
             f"{sorted(kwargs)}; it accepts none"
         )
-
-
-def _and(clauses: Sequence[Where]) -> Where | None:
-    if not clauses:
-        return None
-    return clauses[0] if len(clauses) == 1 else {"$and": list(clauses)}
 
 
 class PlaceboVectorStore(BasePydanticVectorStore):
@@ -88,6 +80,10 @@ class PlaceboVectorStore(BasePydanticVectorStore):
 
     _store: FakeVectorStore = PrivateAttr()
     _facts: IntegrationFacts = PrivateAttr()
+    _codec: NodeCodec = PrivateAttr()
+    _restrictions: Restrictions = PrivateAttr()
+    _search: Search = PrivateAttr()
+    _writes: Writes = PrivateAttr()
 
     def __init__(
         self, *, embedder: FakeEmbedder | PlaceboEmbedding | None = None, **data: Any
@@ -95,11 +91,11 @@ class PlaceboVectorStore(BasePydanticVectorStore):
         super().__init__(**data)
         if self.stores_text is not True:
             raise ValueError("PlaceboVectorStore always stores text; stores_text must be True")
-        self._facts = facts_for(self.profile)
+        integration = integration_for(self.profile)
         core_embedder = (
             embedder.core_embedder if isinstance(embedder, PlaceboEmbedding) else embedder
         )
-        self._store = FakeVectorStore(
+        store = FakeVectorStore(
             embedder=core_embedder,
             profile=self.profile,
             metric=self.metric,
@@ -108,10 +104,22 @@ class PlaceboVectorStore(BasePydanticVectorStore):
             visibility=self.visibility,
             orphaned_ids=self.orphaned_ids,
         )
+        self._bind(store, integration)
+
+    def _bind(self, store: FakeVectorStore, integration: IntegrationFacts) -> None:
+        """Serve LlamaIndex's calls from ``store`` with ``integration``'s conventions."""
+        codec = NodeCodec(integration, store.profile.ids)
+        self._store = store
+        self._facts = integration
+        self._codec = codec
+        self._restrictions = Restrictions(integration, codec, store.profile.native_filter)
+        self._search = Search(store, self.namespace, integration)
+        self._writes = Writes(store, self.namespace, integration, codec)
 
     @classmethod
     def from_core_store(cls, store: FakeVectorStore, *, namespace: str = "") -> PlaceboVectorStore:
-        """Wrap an existing core store (for instance one seeded by ``placeborag_core``)."""
+        """Wrap an existing core store (for instance one seeded by ``placeborag_core``); the
+        fields are the store's configuration, and ``namespace`` is the one this wrapper uses."""
         if not isinstance(store, FakeVectorStore):
             raise TypeError(f"store must be a FakeVectorStore, got {type(store).__name__}")
         wrapper = cls(
@@ -123,7 +131,7 @@ class PlaceboVectorStore(BasePydanticVectorStore):
             orphaned_ids=store.orphaned_ids,
             namespace=namespace,
         )
-        wrapper._store = store
+        wrapper._bind(store, wrapper._facts)
         return wrapper
 
     @classmethod
@@ -149,7 +157,7 @@ class PlaceboVectorStore(BasePydanticVectorStore):
 
     @property
     def facts(self) -> IntegrationFacts:
-        """The integration conventions this store reproduces (a row of ``FACTS``)."""
+        """The integration conventions this store reproduces (a row of ``INTEGRATIONS``)."""
         return self._facts
 
     def fail_next_query(
@@ -172,43 +180,15 @@ class PlaceboVectorStore(BasePydanticVectorStore):
     def add(self, nodes: Sequence[BaseNode], **add_kwargs: Any) -> list[str]:
         """Store nodes that carry embeddings; returns their node ids, in order."""
         _reject_kwargs("add", add_kwargs)
-        facts = self._facts
-        records: dict[str, tuple[str, str, dict[str, Any], list[float]]] = {}
-        for node in nodes:
-            key = facts.canonical_id(node.node_id)
-            if key in records and facts.duplicate_ids_in_add == "raise":
-                raise ValueError(
-                    f"Expected IDs to be unique, found duplicates of: {node.node_id} in add."
-                )
-            records[key] = (key, *self._record_parts(node))
-        if facts.existing_id == "keep_first":
-            records = {
-                key: record
-                for key, record in records.items()
-                if self._store.get(key, namespace=self.namespace) is None
-            }
-        if records:
-            self._store.upsert_many(list(records.values()), namespace=self.namespace)
-        return [node.node_id for node in nodes]
+        return self._writes.add(nodes)
 
     async def async_add(self, nodes: Sequence[BaseNode], **add_kwargs: Any) -> list[str]:
         return self.add(nodes, **add_kwargs)
 
-    def _record_parts(self, node: BaseNode) -> tuple[str, dict[str, Any], list[float]]:
-        embedding = node.get_embedding()  # ValueError("embedding not set.") as in every store
-        metadata = node_to_metadata_dict(
-            node, remove_text=True, flat_metadata=self._facts.flat_metadata
-        )
-        if self._facts.none_metadata_as_empty_string:
-            metadata = {k: ("" if v is None else v) for k, v in metadata.items()}
-        return node.get_content(metadata_mode=MetadataMode.NONE), metadata, embedding
-
     def delete(self, ref_doc_id: str, **delete_kwargs: Any) -> None:
         """Delete every node whose source document is ``ref_doc_id`` (unknown: no-op)."""
         _reject_kwargs("delete", delete_kwargs)
-        doomed = self._select({"document_id": ref_doc_id}, None)
-        if doomed:
-            self._store.delete([record.id for record in doomed], namespace=self.namespace)
+        self._writes.delete({"document_id": ref_doc_id}, None)
 
     async def adelete(self, ref_doc_id: str, **delete_kwargs: Any) -> None:
         self.delete(ref_doc_id, **delete_kwargs)
@@ -221,18 +201,7 @@ class PlaceboVectorStore(BasePydanticVectorStore):
     ) -> None:
         """Delete the nodes among ``node_ids`` that pass ``filters`` (missing ids: no-op)."""
         _reject_kwargs("delete_nodes", delete_kwargs)
-        where = self._filters_where(filters)  # an unsupported filter is reported first
-        if self._facts.delete_nodes_needs_ids and not node_ids:
-            count = len(node_ids or [])
-            raise ValueError(f"Expected IDs to be a non-empty list, got {count} IDs in delete.")
-        if node_ids is None and where is None:
-            raise ValueError(
-                "delete_nodes() needs node_ids or non-empty filters; with neither, the real "
-                "QdrantVectorStore and SimpleVectorStore delete every node. Use clear() for that."
-            )
-        doomed = self._select(where, self._canonical_ids(node_ids))
-        if doomed:
-            self._store.delete([record.id for record in doomed], namespace=self.namespace)
+        self._writes.delete(*self._restrictions.of_delete_nodes(node_ids, filters))
 
     async def adelete_nodes(
         self,
@@ -244,9 +213,7 @@ class PlaceboVectorStore(BasePydanticVectorStore):
 
     def clear(self) -> None:
         """Delete every node of this store's namespace."""
-        ids = self._store.ids(self.namespace)
-        if ids:
-            self._store.delete(ids, namespace=self.namespace)
+        self._writes.clear()
 
     async def aclear(self) -> None:
         self.clear()
@@ -257,16 +224,8 @@ class PlaceboVectorStore(BasePydanticVectorStore):
         self, node_ids: list[str] | None = None, filters: MetadataFilters | None = None
     ) -> list[BaseNode]:
         """The stored nodes among ``node_ids`` passing ``filters``, in the profile's order."""
-        if not node_ids and self._facts.get_nodes_empty_ids == "everything":
-            node_ids = None
-        records = self._select(self._filters_where(filters), self._canonical_ids(node_ids))
-        nodes = []
-        for record in records:
-            node = self._to_node(record.id, record.text, record.metadata)
-            if self._facts.get_nodes_with_embedding and record.vector is not None:
-                node.embedding = list(record.vector)
-            nodes.append(node)
-        return nodes
+        records = self._search.select(*self._restrictions.of_get_nodes(node_ids, filters))
+        return [self._codec.stored_node(record) for record in records]
 
     async def aget_nodes(
         self, node_ids: list[str] | None = None, filters: MetadataFilters | None = None
@@ -280,107 +239,40 @@ class PlaceboVectorStore(BasePydanticVectorStore):
         ``query.mmr_threshold``), ``mmr_prefetch_factor``/``mmr_prefetch_k`` (chroma profile),
         ``fetch_k`` (candidates before a post-filter), ``where`` (a core-dialect filter, not
         combinable with ``query.filters``), ``where_document`` (Chroma's filter on the node
-        text, applied with the other filters, as ``ChromaVectorStore`` forwards it to Chroma)
-        and ``qdrant_filters`` (qdrant profile: a ``qdrant_client.models.Filter`` on the
-        payload, which replaces ``filters``, ``doc_ids`` and ``node_ids``, as in
-        ``QdrantVectorStore``).
+        text, applied with the other filters; ``ChromaVectorStore`` forwards it to Chroma, as its
+        source shows) and ``qdrant_filters`` (qdrant profile: a ``qdrant_client.models.Filter``
+        on the payload, which replaces ``filters``, ``doc_ids`` and ``node_ids``, as in
+        ``QdrantVectorStore``: ``docs/integrations/llamaindex.md#li-qdrant-native-filter``).
+        A query without embedding lists the records that pass, in listing order.
         """
-        payload = self._facts.qdrant_payload
-        options = QueryOptions.parse(
-            kwargs, query, prefetch=self._facts.mmr == "prefetch", qdrant=payload is not None
-        )
-        mode = self._mode(query.mode)
-        where, ids = self._query_restrictions(query, options)
+        options = QueryOptions.parse(kwargs, query, self._facts)
+        where, ids = self._restrictions.of_query(query, options)
         k = query.similarity_top_k
         if not query.query_embedding:
-            records = self._select(where, ids, limit=k, where_document=options.where_document)
-            unranked = self._facts.unranked_score
-            return VectorStoreQueryResult(
-                nodes=[self._to_node(r.id, r.text, r.metadata) for r in records],
-                similarities=None if unranked is None else [unranked] * len(records),
-                ids=[r.id for r in records],
+            records = self._search.select(
+                where, ids, limit=k, where_document=options.where_document
             )
-        vector = query.query_embedding
-        if mode == VectorStoreQueryMode.MMR and self._facts.mmr != "ignored":
-            matches = self._mmr(vector, k, where, ids, options)
-        else:
-            matches = self._store.query(
-                vector,
-                k,
-                where=where,
-                namespace=self.namespace,
-                ids=ids,
-                fetch_k=options.fetch_k,
-                where_document=options.where_document,
-            )
-        score = self._facts.node_score
-        return VectorStoreQueryResult(
-            nodes=[self._to_node(m.id, m.text, m.metadata) for m in matches],
-            similarities=[score(m.score) for m in matches],
-            ids=[m.id for m in matches],
-        )
+            return self._codec.unranked(records)
+        matches = self._search.nearest(query.query_embedding, k, where, ids, options)
+        return self._codec.ranked(matches)
 
     async def aquery(self, query: VectorStoreQuery, **kwargs: Any) -> VectorStoreQueryResult:
         return self.query(query, **kwargs)
-
-    def _mmr(
-        self,
-        vector: list[float],
-        k: int,
-        where: Where | None,
-        ids: Collection[str] | None,
-        options: QueryOptions,
-    ) -> list[Match]:
-        if self._facts.mmr == "prefetch":
-            fetch_k = options.prefetch_k(k)
-        else:
-            fetch_k = max(k, self._store.count(self.namespace))
-        picks = self._store.max_marginal_relevance(
-            vector,
-            k,
-            fetch_k=fetch_k,
-            lambda_mult=options.mmr_threshold,
-            where=where,
-            namespace=self.namespace,
-            ids=ids,
-            redundancy="last",  # LlamaIndex's get_top_k_mmr_embeddings: only the latest pick
-            where_document=options.where_document,
-        )
-        if self._facts.mmr == "prefetch" and len(picks) < k:
-            # ChromaVectorStore falls back to a plain query when fewer than top_k candidates exist
-            return self._store.query(
-                vector,
-                k,
-                where=where,
-                namespace=self.namespace,
-                ids=ids,
-                where_document=options.where_document,
-            )
-        return picks
 
     # -- persistence -----------------------------------------------------------------------
 
     def persist(self, persist_path: str, fs: Any | None = None) -> None:
         """Write every namespace of the core store to ``persist_path`` (format: ``persist``)."""
-        store = self._store
-        payload = {
-            "format": persist.FORMAT,
-            "version": persist.VERSION,
-            "store": {
-                "profile": self.profile,
-                "metric": self.metric,
-                "filter_mode": self.filter_mode,
-                "recall": self.recall,
-                "visibility": self.visibility,
-                "orphaned_ids": self.orphaned_ids,
-                "namespace": self.namespace,
-            },
-            "namespaces": {
-                name: [_record_json(store.get(i, namespace=name)) for i in store.ids(name)]
-                for name in store.namespaces()
-            },
+        fields = {
+            "profile": self.profile,
+            "metric": self.metric,
+            "filter_mode": self.filter_mode,
+            "recall": self.recall,
+            "visibility": self.visibility,
+            "orphaned_ids": self.orphaned_ids,
+            "namespace": self.namespace,
         }
-        persist.write_payload(payload, persist_path, fs)
+        persist.write_payload(persist.payload_of(self._store, fields), persist_path, fs)
 
     @classmethod
     def from_persist_path(
@@ -393,92 +285,5 @@ class PlaceboVectorStore(BasePydanticVectorStore):
         """Rebuild a store written by ``persist``."""
         payload = persist.read_payload(persist_path, fs)
         store = cls(embedder=embedder, **payload["store"])
-        for name, records in payload["namespaces"].items():
-            store._store.upsert_many(records, namespace=name)
-        if store.visibility == "manual":
-            store._store.refresh()  # the persisted records were visible when written
+        persist.load_records(store._store, payload)
         return store
-
-    # -- translation helpers ---------------------------------------------------------------
-
-    def _mode(self, mode: Any) -> VectorStoreQueryMode:
-        try:
-            parsed = VectorStoreQueryMode(mode)
-        except ValueError:
-            parsed = None
-        if parsed not in _MODES:
-            raise ValueError(
-                f"Invalid query mode: {mode!r}; PlaceboVectorStore supports "
-                f"{', '.join(repr(m.value) for m in _MODES)}"
-            )
-        assert parsed is not None
-        return parsed
-
-    def _filters_where(self, filters: MetadataFilters | None) -> Where | None:
-        if filters is None:
-            return None
-        return self._facts.translate_filters(filters)
-
-    def _query_restrictions(
-        self, query: VectorStoreQuery, options: QueryOptions
-    ) -> tuple[Where | None, Collection[str] | None]:
-        """The ``where`` and id restriction of a query.
-
-        ``qdrant_filters`` replaces the query's filters, ``doc_ids`` and ``node_ids``, as in
-        ``QdrantVectorStore``, which sends it to Qdrant instead of the filter it would build.
-        """
-        payload = self._facts.qdrant_payload
-        if options.qdrant_filters is not None and payload is not None:
-            read_native = self.core_store.profile.native_filter
-            assert read_native is not None
-            read = read_native(options.qdrant_filters, payload)
-            return read.where, read.ids
-        where = self._query_where(query, options.where)
-        ids = self._canonical_ids(query.node_ids) if self._facts.honours_node_ids else None
-        if ids is not None and not ids:
-            ids = None  # the index passes [] for "no restriction" to text-storing stores
-        return where, ids
-
-    def _query_where(self, query: VectorStoreQuery, native: Where | None) -> Where | None:
-        clauses: list[Where] = []
-        if self._facts.honours_doc_ids and query.doc_ids:
-            clauses.append({"doc_id": {"$in": list(query.doc_ids)}})
-        translated = self._filters_where(query.filters)
-        if translated is not None:
-            clauses.append(translated)
-        if native is not None:
-            clauses.append(native)
-        return _and(clauses)
-
-    def _canonical_ids(self, node_ids: Sequence[str] | None) -> list[str] | None:
-        if node_ids is None:
-            return None
-        return [self._facts.canonical_id(node_id) for node_id in node_ids]
-
-    def _select(
-        self,
-        where: Where | None,
-        ids: Collection[str] | None,
-        limit: int | None = None,
-        where_document: Any = None,
-    ) -> list[Record]:
-        """Filter-only read (Chroma's ``get``, Qdrant's ``scroll``): listing order, no ranking."""
-        return self._store.select(
-            where, ids=ids, namespace=self.namespace, limit=limit, where_document=where_document
-        )
-
-    def _to_node(self, node_id: str, text: str | None, metadata: dict[str, Any]) -> BaseNode:
-        if "_node_content" in metadata:
-            return metadata_dict_to_node(dict(metadata), text=text)
-        # A record written straight into the core store (seeding) or an orphaned id: no
-        # LlamaIndex bookkeeping, so build a plain TextNode from what the record holds.
-        return TextNode(id_=node_id, text=text or "", metadata=dict(metadata))
-
-
-def _record_json(record: Any) -> dict[str, Any]:
-    return {
-        "id": record.id,
-        "text": record.text,
-        "metadata": dict(record.metadata),
-        "vector": [float(x) for x in record.vector],
-    }

@@ -26,7 +26,7 @@ VECTORS: dict[str, list[float]] = {
     "e": [-0.6, 0.8, 0.0, 0.0],
     "f": [-1.0, 0.0, 0.0, 0.0],
 }
-# The metadata of the integration probes (reference/integrations.md).
+# The metadata of the integration probes (META of tests/fidelity/probes/_table.py).
 PROBE_METADATA: dict[str, dict[str, Any]] = {
     "a": {"color": "red", "n": 1, "price": 1.5},
     "b": {"color": "blue", "n": 2, "price": 2.5},

@@ -176,8 +176,9 @@ def test_tie_order_agrees(request, profile, metric):
         request.applymarker(
             pytest.mark.xfail(
                 strict=True,
-                reason="deliberate: the core qdrant profile breaks ties by point id like the "
-                "Qdrant server; local mode (measured here) uses the reverse slot order",
+                reason="deliberate: the core qdrant profile breaks ties by point id, as the "
+                "Qdrant server is assumed to (qdrant-ties-server, not measured); local mode "
+                "(measured here, li-qdrant-ties) uses the reverse slot order",
             )
         )
     ids = [uid(3), uid(1), uid(4), uid(10), uid(2)]

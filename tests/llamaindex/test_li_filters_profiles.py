@@ -1,8 +1,10 @@
 """The chroma and qdrant profiles accept, reject and evaluate MetadataFilters as the real stores do.
 
-Expected values are the measured results of ``ChromaVectorStore`` and ``QdrantVectorStore``
-(llama-index-vector-stores-chroma 0.6.0 / -qdrant 0.10.4, reference/integrations.md section 2b),
-on the same six records: a=red,1  b=blue,2  c=red,3  d=green,4  e=blue,5  f=red,6.
+Expected values are what ``ChromaVectorStore`` and ``QdrantVectorStore`` return on the same six
+records (a=red,1  b=blue,2  c=red,3  d=green,4  e=blue,5  f=red,6), as
+docs/integrations/llamaindex.md records them: ``li-chroma-filters``, ``-filter-unsupported``,
+``-filter-not``, ``-filter-in-string``, ``-filter-nested`` and ``li-qdrant-filters``,
+``-filter-unsupported``, ``-filter-ne-float``, ``-filter-nested``.
 """
 
 from __future__ import annotations

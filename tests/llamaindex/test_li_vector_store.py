@@ -18,7 +18,7 @@ from llama_index.core.vector_stores.types import (
 from pydantic import ValidationError
 
 from placeborag_core import FakeEmbedder, FakeVectorStore, RetrievalTimeout
-from placeborag_llamaindex import FACTS, PlaceboEmbedding, PlaceboVectorStore
+from placeborag_llamaindex import INTEGRATIONS, PlaceboEmbedding, PlaceboVectorStore
 
 PROFILES = ["default", "chroma", "qdrant"]
 RED = MetadataFilters(filters=[MetadataFilter(key="color", value="red")])
@@ -47,7 +47,8 @@ def node(letter: str, text: str | None = None, **metadata) -> TextNode:
 @pytest.mark.parametrize(
     ("profile", "metric", "expected"),
     [
-        # measured: reference/integrations.md section 2a (NodeWithScore.score of a..f)
+        # NodeWithScore.score of a..f: docs/integrations/llamaindex.md#li-chroma-score,
+        # #li-chroma-score-cosine, #li-qdrant-score, #li-qdrant-score-euclid
         (
             "default",
             None,
@@ -460,7 +461,8 @@ def mmr_letters(store, k=3, **kwargs):
 
 
 def test_chroma_mmr_matches_the_measured_picks_and_scores():
-    # measured: a, b, f at the default threshold and a, f, b at 0.1, with exp(-d) scores
+    # a, b, f at the default threshold, with exp(-d) scores: li-chroma-mmr
+    # (docs/integrations/llamaindex.md); a, f, b at 0.1 is not re-measured by the probe.
     store = filled("chroma")
     picks, scores = mmr_letters(store)
     assert picks == ["a", "b", "f"]
@@ -587,7 +589,7 @@ def test_profile_without_llamaindex_facts_is_rejected():
         "PlaceboVectorStore supports: default, chroma, qdrant",
     ):
         PlaceboVectorStore(profile="faiss")
-    assert sorted(FACTS) == ["chroma", "default", "qdrant"]
+    assert sorted(INTEGRATIONS) == ["chroma", "default", "qdrant"]
 
 
 def test_stores_text_cannot_be_switched_off():
@@ -656,4 +658,4 @@ def test_chroma_delete_nodes_reports_an_unsupported_filter_before_missing_ids():
 
 
 def test_facts_are_the_profile_row():
-    assert filled("qdrant").facts is FACTS["qdrant"]
+    assert filled("qdrant").facts is INTEGRATIONS["qdrant"]

@@ -1,0 +1,114 @@
+"""Which records a LlamaIndex call reads or deletes, in core terms: a ``where`` clause and an id
+restriction, built with the integration's rules.
+
+The arguments come from ``VectorStoreQuery`` (``filters``, ``doc_ids``, ``node_ids``), from the
+query's keyword arguments (a core-dialect ``where``, the engine's native filter) and from
+``get_nodes``/``delete_nodes``. Nothing is evaluated here: the core store does that.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+
+from llama_index.core.vector_stores.types import MetadataFilters, VectorStoreQuery
+
+from placeborag_core.backends.profile import NativeFilter
+from placeborag_core.store.vector_store import Where
+from placeborag_llamaindex.integrations import IntegrationFacts
+from placeborag_llamaindex.nodes import NodeCodec
+from placeborag_llamaindex.query_options import QueryOptions
+
+__all__ = ["Restriction", "Restrictions"]
+
+Restriction = tuple[Where | None, Collection[str] | None]
+"""A ``where`` clause (None: no condition) and record ids (None: no id restriction)."""
+
+
+def _all_of(clauses: Sequence[Where]) -> Where | None:
+    if not clauses:
+        return None
+    return clauses[0] if len(clauses) == 1 else {"$and": list(clauses)}
+
+
+@dataclass(frozen=True)
+class Restrictions:
+    """Builds the restriction of each kind of call for one integration over one engine.
+
+    ``native_filter`` is the engine profile's reader of its own filter objects; it is needed
+    only when the integration has a native filter keyword.
+    """
+
+    integration: IntegrationFacts
+    codec: NodeCodec
+    native_filter: NativeFilter | None
+
+    def __post_init__(self) -> None:
+        if self.integration.native_filter_kwarg is not None and self.native_filter is None:
+            raise ValueError(
+                f"{self.integration.integration} takes {self.integration.native_filter_kwarg}=, "
+                "but the engine profile reads no native filter"
+            )
+
+    def of_filters(self, filters: MetadataFilters | None) -> Where | None:
+        """``filters`` translated as the integration does; its rejections raise here."""
+        if filters is None:
+            return None
+        return self.integration.translate_filters(filters)
+
+    def of_query(self, query: VectorStoreQuery, options: QueryOptions) -> Restriction:
+        """The restriction of a query.
+
+        The native filter replaces the query's filters, ``doc_ids`` and ``node_ids``, as the
+        integration sends it to the engine instead of the filter it would build
+        (``docs/integrations/llamaindex.md#li-qdrant-native-filter``).
+        """
+        layout = self.integration.native_filter_payload
+        if options.native_filter is not None and layout is not None:
+            assert self.native_filter is not None  # checked when built
+            read = self.native_filter(options.native_filter, layout)
+            return read.where, read.ids
+        clauses: list[Where] = []
+        if self.integration.honours_doc_ids and query.doc_ids:
+            clauses.append({"doc_id": {"$in": list(query.doc_ids)}})
+        translated = self.of_filters(query.filters)
+        if translated is not None:
+            clauses.append(translated)
+        if options.where is not None:
+            clauses.append(options.where)
+        ids = None
+        if self.integration.honours_node_ids:
+            ids = self.codec.record_ids(query.node_ids)
+        if ids is not None and not ids:
+            ids = None  # the index passes [] for "no restriction" to text-storing stores
+        return _all_of(clauses), ids
+
+    def of_get_nodes(
+        self, node_ids: Sequence[str] | None, filters: MetadataFilters | None
+    ) -> Restriction:
+        """The restriction of ``get_nodes``: the nodes among ``node_ids`` passing ``filters``."""
+        if not node_ids and self.integration.get_nodes_empty_ids == "everything":
+            node_ids = None
+        return self.of_filters(filters), self.codec.record_ids(node_ids)
+
+    def of_delete_nodes(
+        self, node_ids: Sequence[str] | None, filters: MetadataFilters | None
+    ) -> Restriction:
+        """The restriction of ``delete_nodes``: the nodes among ``node_ids`` passing ``filters``.
+
+        An unsupported filter is reported first. With neither ids nor filters the real
+        ``QdrantVectorStore`` and ``SimpleVectorStore`` delete every node
+        (``docs/integrations/llamaindex.md``: ``li-qdrant-delete-nodes``,
+        ``li-simple-delete-nodes-none``); a test double refuses instead and points at
+        ``clear()``.
+        """
+        where = self.of_filters(filters)
+        if self.integration.delete_nodes_needs_ids and not node_ids:
+            count = len(node_ids or [])
+            raise ValueError(f"Expected IDs to be a non-empty list, got {count} IDs in delete.")
+        if node_ids is None and where is None:
+            raise ValueError(
+                "delete_nodes() needs node_ids or non-empty filters; with neither, the real "
+                "QdrantVectorStore and SimpleVectorStore delete every node. Use clear() for that."
+            )
+        return where, self.codec.record_ids(node_ids)
