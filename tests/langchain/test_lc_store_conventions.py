@@ -435,11 +435,29 @@ def test_profile_objects_and_wrapped_core_stores() -> None:
     store = PlaceboVectorStore(TableEmbeddings(), profile=PROFILES["qdrant"])
     assert store.facts.profile == "qdrant"
     core = FakeVectorStore(profile="faiss", metric="ip")
-    wrapped = PlaceboVectorStore(TableEmbeddings(), store=core)
+    wrapped = PlaceboVectorStore.from_core_store(core, embedding=TableEmbeddings())
     assert wrapped.core_store is core
     assert wrapped.facts.profile == "faiss"
     with pytest.raises(TypeError, match="store must be a FakeVectorStore"):
-        PlaceboVectorStore(TableEmbeddings(), store="nope")  # type: ignore[arg-type]
+        PlaceboVectorStore.from_core_store("nope")  # type: ignore[arg-type]
+
+
+def test_from_core_store_shares_the_records_and_keeps_the_core_configuration() -> None:
+    from placeborag_core import FakeVectorStore
+
+    core = FakeVectorStore(profile="qdrant", filter_mode="post")
+    left = PlaceboVectorStore.from_core_store(core, namespace="left", collection_name="kb")
+    right = PlaceboVectorStore.from_core_store(core, namespace="right")
+    left.add_texts(["refund policy"], ids=[1])
+    assert core.ids("left") == ["1"]
+    assert right.get_by_ids([1]) == []
+    (doc,) = left.similarity_search("refund policy", k=1)
+    assert doc.metadata == {"_id": 1, "_collection_name": "kb"}
+    assert left.core_store.filter_mode == "post"
+    with pytest.raises(TypeError, match=r"unexpected option\(s\) metric, recall; the core store"):
+        PlaceboVectorStore.from_core_store(core, metric="cosine", recall=0.5)
+    with pytest.raises(TypeError, match="namespace must be a str"):
+        PlaceboVectorStore.from_core_store(core, namespace=3)  # type: ignore[arg-type]
 
 
 def test_overridden_embedding_methods_are_honoured() -> None:
@@ -526,11 +544,11 @@ def test_faiss_distance_strategy_is_checked_before_anything_is_built() -> None:
     from placeborag_core import FakeVectorStore
 
     with pytest.raises(ValueError, match="the given store has 'ip'"):
-        PlaceboVectorStore(
-            store=FakeVectorStore(profile="faiss", metric="ip"), distance_strategy="COSINE"
+        PlaceboVectorStore.from_core_store(
+            FakeVectorStore(profile="faiss", metric="ip"), distance_strategy="COSINE"
         )
-    wrapped = PlaceboVectorStore(
-        store=FakeVectorStore(profile="faiss"), distance_strategy="JACCARD"
+    wrapped = PlaceboVectorStore.from_core_store(
+        FakeVectorStore(profile="faiss"), distance_strategy="JACCARD"
     )
     assert wrapped.distance_strategy == "JACCARD"
     assert "distance_strategy='JACCARD'" in repr(wrapped)
