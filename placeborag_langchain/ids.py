@@ -94,8 +94,12 @@ class DocumentIds:
         return [i for i in canonical if i is not None]
 
     def for_get(self, ids: list[Any]) -> list[str]:
-        """The core record ids of a read by id, refusing what the integration refuses (Chroma:
-        an empty list and a repeated id, `#lc-chroma-get-by-ids-empty`, `-duplicate`)."""
+        """The core record ids of a read by id, refusing what the integration refuses.
+
+        Chroma refuses an empty list and a repeated id
+        (`docs/integrations/langchain.md#lc-chroma-get-by-ids-empty`,
+        `#lc-chroma-get-by-ids-duplicate`).
+        """
         facts = self.facts
         if not ids and facts.get_empty_error is not None:
             raise ValueError(facts.get_empty_error)

@@ -169,10 +169,12 @@ _DEFAULT = IntegrationFacts(
     ),
 )
 
-# docs/integrations/langchain.md: lc-chroma-relevance-l2, -relevance-cosine, -relevance-ip,
-# -filter-where, -where-document, -unknown-kwargs, -ids-generated, -ids-type, -ids-empty,
-# -ids-duplicate, -upsert-existing, -delete-returns, -delete-none, -delete-empty,
-# -delete-where, -get-by-ids-order, -get-by-ids-duplicate, -get-by-ids-empty, -mmr-order.
+# docs/integrations/langchain.md: lc-chroma-relevance-l2, lc-chroma-relevance-cosine,
+# lc-chroma-relevance-ip, lc-chroma-filter-where, lc-chroma-where-document,
+# lc-chroma-unknown-kwargs, lc-chroma-ids-generated, lc-chroma-ids-type, lc-chroma-ids-empty,
+# lc-chroma-ids-duplicate, lc-chroma-upsert-existing, lc-chroma-delete-returns,
+# lc-chroma-delete-none, lc-chroma-delete-empty, lc-chroma-delete-where, lc-chroma-get-by-ids-order,
+# lc-chroma-get-by-ids-duplicate, lc-chroma-get-by-ids-empty, lc-chroma-mmr-order.
 # relevance_error is read from langchain_chroma/vectorstores.py: no Chroma space reaches it.
 _CHROMA = IntegrationFacts(
     profile="chroma",
@@ -201,10 +203,12 @@ _CHROMA = IntegrationFacts(
     document_filter=True,
 )
 
-# docs/integrations/langchain.md: lc-qdrant-relevance-cosine, -relevance-dot, -score-euclid,
-# -relevance-manhattan, -document, -filter-prefix, -filter-dict, -ids-generated,
-# -ids-returned, -ids-invalid, -ids-duplicate, -get-by-ids, -delete, -mmr, -threshold-strict,
-# -embedding-probe, -embedding-probe-mmr.
+# docs/integrations/langchain.md: lc-qdrant-relevance-cosine, lc-qdrant-relevance-dot,
+# lc-qdrant-score-euclid, lc-qdrant-relevance-manhattan, lc-qdrant-document,
+# lc-qdrant-filter-prefix, lc-qdrant-filter-dict, lc-qdrant-ids-generated, lc-qdrant-ids-returned,
+# lc-qdrant-ids-invalid, lc-qdrant-ids-duplicate, lc-qdrant-get-by-ids, lc-qdrant-delete,
+# lc-qdrant-mmr, lc-qdrant-threshold-strict, lc-qdrant-embedding-probe,
+# lc-qdrant-embedding-probe-mmr.
 _QDRANT = IntegrationFacts(
     profile="qdrant",
     integration="langchain_qdrant.QdrantVectorStore",
@@ -232,10 +236,12 @@ _QDRANT = IntegrationFacts(
     embedding_probes=frozenset({"init", "mmr"}),
 )
 
-# docs/integrations/langchain.md: lc-faiss-score-l2, -relevance-l2, -mip, -cosine-strategy,
-# -dot-jaccard, -threshold, -normalize-l2, -normalize-warning, -filter-dialect, -filter-errors,
-# -postfilter, -unknown-kwargs, -ids-duplicate, -ids-existing, -delete, -get-by-ids, -orphan,
-# -mmr (the 2 x fetch_k window is read from langchain_community/vectorstores/faiss.py).
+# docs/integrations/langchain.md: lc-faiss-score-l2, lc-faiss-relevance-l2, lc-faiss-mip,
+# lc-faiss-cosine-strategy, lc-faiss-dot-jaccard, lc-faiss-threshold, lc-faiss-normalize-l2,
+# lc-faiss-normalize-warning, lc-faiss-filter-dialect, lc-faiss-filter-errors, lc-faiss-postfilter,
+# lc-faiss-unknown-kwargs, lc-faiss-ids-duplicate, lc-faiss-ids-existing, lc-faiss-delete,
+# lc-faiss-get-by-ids, lc-faiss-orphan, lc-faiss-mmr.
+# The 2 x fetch_k MMR window is read from langchain_community/vectorstores/faiss.py.
 _FAISS = IntegrationFacts(
     profile="faiss",
     integration="langchain_community.vectorstores.FAISS",

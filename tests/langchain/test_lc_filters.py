@@ -1,6 +1,8 @@
 """Filter dialects: Chroma where dicts, FAISS's dict dialect, Qdrant Filter objects, callables.
 
-Expected results are the real integrations' (reference/integrations.md 1b, probe outputs).
+Expected results are the real integrations': docs/integrations/langchain.md#lc-chroma-filter-where,
+#lc-qdrant-filter-prefix, #lc-qdrant-filter-dict, #lc-faiss-filter-dialect,
+#lc-faiss-filter-errors.
 """
 
 from __future__ import annotations

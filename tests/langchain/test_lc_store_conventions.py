@@ -1,8 +1,8 @@
 """Per-profile conventions of PlaceboVectorStore, pinned to the real integrations' numbers.
 
 Expected values are the ones measured on langchain-chroma, langchain-qdrant and LangChain FAISS
-with the same geometry (reference/integrations.md section 1); test_lc_fidelity.py checks the
-same things against the live integrations when they are installed.
+with the same geometry (docs/integrations/langchain.md); test_lc_fidelity.py checks the same
+things against the live integrations when they are installed.
 """
 
 from __future__ import annotations
@@ -334,6 +334,9 @@ def test_mmr_with_scores_reports_plain_search_scores() -> None:
 
 
 def test_unknown_search_kwargs_raise_where_the_real_client_would() -> None:
+    # docs/integrations/langchain.md: lc-chroma-unknown-kwargs (TypeError),
+    # lc-faiss-unknown-kwargs (ignored). langchain-qdrant's local mode raises AssertionError
+    # instead (lc-qdrant-unknown-kwargs); the qdrant profile raises TypeError like the others.
     with pytest.raises(TypeError, match=r"unexpected keyword argument.*bogus"):
         build("chroma").similarity_search("q", bogus=1)
     with pytest.raises(TypeError, match="bogus"):
@@ -514,7 +517,9 @@ def test_concurrent_adds_of_the_same_content_get_distinct_ids() -> None:
 
 def test_faiss_distance_strategy_sets_relevance_and_threshold_like_faiss() -> None:
     # Each strategy but MAX_INNER_PRODUCT builds an L2 index (squared L2 scores); they differ
-    # in the relevance function and in how score_threshold compares (reference/integrations.md).
+    # in the relevance function and in how score_threshold compares
+    # (docs/integrations/langchain.md: lc-faiss-cosine-strategy, lc-faiss-dot-jaccard,
+    # lc-faiss-threshold).
     cosine = build("faiss", distance_strategy="COSINE")
     assert cosine.core_store.profile.metric == "l2"
     assert cosine.distance_strategy == "COSINE"
