@@ -28,8 +28,8 @@ __all__ = [
     "CORE_WHERE",
     "CoreWhere",
     "DocumentFactory",
+    "EngineFilter",
     "FilterFormat",
-    "NativeFilter",
     "StoreFilters",
     "TranslatedFilter",
     "core_where",
@@ -78,7 +78,7 @@ CORE_WHERE = CoreWhere()
 
 
 @dataclass(frozen=True)
-class NativeFilter:
+class EngineFilter:
     """The engine's own filter object, read by the profile's `native_filter`.
 
     `layout`: where the integration keeps a document in the engine's payload (its

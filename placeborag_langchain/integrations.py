@@ -21,7 +21,7 @@ import numpy as np
 
 from placeborag_core.backends import PayloadLayout
 from placeborag_langchain.faiss_filters import FAISS_DICT
-from placeborag_langchain.filters import CORE_WHERE, FilterFormat, NativeFilter
+from placeborag_langchain.filters import CORE_WHERE, EngineFilter, FilterFormat
 from placeborag_langchain.relevance import (
     RelevanceFn,
     cosine_distance_relevance,
@@ -220,7 +220,7 @@ _QDRANT = IntegrationFacts(
         }
     ),
     relevance_error="Unknown distance strategy, must be COSINE, DOT, or EUCLID.",
-    filter_format=NativeFilter(
+    filter_format=EngineFilter(
         layout=PayloadLayout(metadata_prefix="metadata.", text_key="page_content"),
         attributes=("must", "should", "must_not"),
         takes="a qdrant_client.models.Filter",
