@@ -1,12 +1,14 @@
 """``get()``: ``langchain_chroma.Chroma.get``, the raw read of a collection, over the core store.
 
-Chroma's contract, measured with chromadb 1.5.9 and langchain-chroma 1.1.0: records in storage
-order, filtered by ``ids`` (a str or a list), ``where`` and ``where_document``, then ``offset``
-and ``limit``; the result is a dict with the keys ``ids``, ``embeddings``, ``documents``,
-``uris``, ``included``, ``data`` and ``metadatas``, where whatever ``include`` (default
-``["metadatas", "documents"]``) leaves out is None. Metadata a record does not have is None, and
-embeddings come back as one float64 numpy array. Every argument is checked before anything is read,
-with Chroma's messages.
+Chroma's contract: records in storage order (``docs/engines/chroma.md#chroma-listing-order``,
+``docs/integrations/langchain.md#lc-chroma-get-by-ids-order``), filtered by ``ids`` (a str or a
+list), ``where`` and ``where_document``, then ``offset`` and ``limit``; the result is a dict with
+the keys ``ids``, ``embeddings``, ``documents``, ``uris``, ``included``, ``data`` and
+``metadatas``, where whatever ``include`` (default ``["metadatas", "documents"]``) leaves out is
+None. Metadata a record does not have is None, and embeddings come back as one float64 numpy
+array. Every argument is checked before anything is read, with Chroma's messages. Only the
+storage order is re-measured by a probe; the result's shape, the ``include`` rules and the
+``limit``/``offset`` checks were read from chromadb 1.5.9 and langchain-chroma 1.1.0.
 """
 
 from __future__ import annotations

@@ -2,19 +2,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
 
 from langchain_core.documents import Document
 
-from placeborag_langchain.ids import external_qdrant_id
-from placeborag_langchain.integrations import IntegrationFacts
+if TYPE_CHECKING:
+    from placeborag_langchain.integrations import IntegrationFacts
 
 __all__ = ["to_document"]
 
 
-def to_document(
+def to_document(  # noqa: PLR0917 - one record's parts and where it is shown
     facts: IntegrationFacts,
+    external_id: Callable[[str], object],
     record_id: str,
     text: str | None,
     metadata: Mapping[str, Any],
@@ -23,9 +24,11 @@ def to_document(
     """A fresh `Document` for one stored record or match.
 
     Chroma and FAISS set `Document.id`; Qdrant leaves it None and reports the point id in
-    `metadata['_id']` (int or dashed UUID) next to `metadata['_collection_name']`. An orphaned
-    id (no text: the index still has it, the document table does not) either raises the
-    integration's own error (FAISS's docstore miss) or comes back with empty content.
+    `metadata['_id']` (as the engine reports it: `external_id`, the profile's
+    `IdRule.external`) next to `metadata['_collection_name']`
+    (`docs/integrations/langchain.md#lc-qdrant-document`). An orphaned id (no text: the index
+    still has it, the document table does not) either raises the integration's own error
+    (FAISS's docstore miss, `#lc-faiss-orphan`) or comes back with empty content.
     """
     if text is None:
         if facts.orphan_error is not None:
@@ -33,6 +36,6 @@ def to_document(
         text = ""
     meta = dict(metadata)
     if facts.metadata_extras:
-        meta["_id"] = external_qdrant_id(record_id)
+        meta["_id"] = external_id(record_id)
         meta["_collection_name"] = collection_name
     return Document(page_content=text, metadata=meta, id=record_id if facts.document_id else None)

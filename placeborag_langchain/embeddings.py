@@ -14,7 +14,7 @@ from langchain_core.embeddings import Embeddings
 
 from placeborag_core import FakeEmbedder
 
-__all__ = ["PlaceboEmbeddings"]
+__all__ = ["PlaceboEmbeddings", "core_embedder_of"]
 
 
 class PlaceboEmbeddings(Embeddings):
@@ -90,3 +90,21 @@ class PlaceboEmbeddings(Embeddings):
 
     def __repr__(self) -> str:
         return f"PlaceboEmbeddings(model_name={self.model_name!r}, dimensions={self.dimensions})"
+
+
+def core_embedder_of(embedding: object) -> FakeEmbedder | None:
+    """The core embedder of `embedding` when it is our own embeddings with its methods untouched
+    (None otherwise).
+
+    A store then hands texts to the core store as text, to be embedded there in one vectorised
+    pass (the same vectors `embed_documents` would return); any other `Embeddings` is called
+    through its public methods and the core receives vectors.
+    """
+    if not isinstance(embedding, PlaceboEmbeddings):
+        return None
+    cls = type(embedding)
+    untouched = all(
+        getattr(cls, name) is getattr(PlaceboEmbeddings, name)
+        for name in ("embed_documents", "embed_query", "aembed_documents", "aembed_query")
+    )
+    return embedding.core_embedder if untouched else None

@@ -1,11 +1,15 @@
-"""Document ids: deterministic generation and Qdrant's id rules.
+"""Document ids: deterministic generation, and the id rules of an integration over its engine.
 
 Real integrations name a document without an id with `uuid4()`, so two runs of the same test
 store different ids. Here a generated id is a digest of what is being added: the text, the
 metadata (canonical JSON, keys sorted) and an ordinal, the count of ids this store has generated
 before. The same sequence of adds therefore yields the same ids on every run and machine, while
 adding the same text twice still yields two documents (as with uuid4). The digest is formatted
-the way the real integration formats its random ids (dashed UUID, or 32 hex digits for Qdrant).
+the way the real integration formats its random ids (dashed UUID, or 32 hex digits for Qdrant:
+`docs/integrations/langchain.md#lc-chroma-ids-generated`, `#lc-qdrant-ids-generated`).
+
+Which ids a store takes is `DocumentIds`: the integration's own checks, or the engine's id rule
+(the profile's `IdRule`) where the integration hands ids to the engine's client as given.
 """
 
 from __future__ import annotations
@@ -13,10 +17,14 @@ from __future__ import annotations
 import hashlib
 import json
 import uuid
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any, Literal
 
-__all__ = ["canonical_qdrant_id", "external_qdrant_id", "generated_id"]
+from placeborag_core.backends import IdRule
+from placeborag_langchain.integrations import IntegrationFacts
+
+__all__ = ["DocumentIds", "generated_id", "repeated"]
 
 _ID_SCHEME = b"placeborag-langchain-id-v1"
 
@@ -42,25 +50,61 @@ def generated_id(
     return value.hex if style == "hex" else str(value)
 
 
-def canonical_qdrant_id(point_id: object) -> str | None:
-    """The core-store id for a Qdrant point id, or None if Qdrant would reject it.
-
-    Qdrant accepts unsigned ints and UUID strings (any form `uuid.UUID` parses: dashed, 32 hex
-    digits, upper case); it stores and reports the dashed lower-case form. Ints are kept as
-    their decimal string, which never parses as a UUID, so the mapping is reversible.
-    """
-    if isinstance(point_id, bool):
-        return None
-    if isinstance(point_id, int):
-        return str(point_id) if point_id >= 0 else None
-    if isinstance(point_id, str):
-        try:
-            return str(uuid.UUID(point_id))
-        except ValueError:
-            return None
-    return None
+def repeated(values: Iterable[Any]) -> list[Any]:
+    """Every value seen before, in order (a value repeated twice appears once more)."""
+    seen: set[Any] = set()
+    repeated = []
+    for value in values:
+        if value in seen:
+            repeated.append(value)
+        seen.add(value)
+    return repeated
 
 
-def external_qdrant_id(core_id: str) -> str | int:
-    """What Qdrant reports in `metadata['_id']` for a stored point: an int or a dashed UUID."""
-    return int(core_id) if core_id.isdigit() else core_id
+@dataclass(frozen=True)
+class DocumentIds:
+    """The document ids one store takes, as its integration checks them (see
+    `IntegrationFacts.id_checks`), mapped to core record ids."""
+
+    facts: IntegrationFacts
+    engine: IdRule
+
+    def record_id(self, value: Any) -> str:
+        """The core record id of a document id being added; ValueError with the integration's
+        (or the engine's) message for an id it refuses."""
+        if self.facts.id_checks == "engine":
+            canonical = self.engine.canonical(value)
+            if canonical is None:
+                raise ValueError(self.engine.message.format(id=value))
+            return canonical
+        if not isinstance(value, str):
+            raise ValueError(self.facts.id_type_error.format(id=value, type=type(value).__name__))
+        if not value:
+            raise ValueError(self.facts.id_empty_error)
+        return value
+
+    def lookup(self, ids: Iterable[Any]) -> list[str]:
+        """The core record ids to look up for a delete or a read by id.
+
+        An id the engine refuses is skipped silently where the engine checks ids (Qdrant:
+        `docs/integrations/langchain.md#lc-qdrant-get-by-ids`)."""
+        if self.facts.id_checks == "integration":
+            return [str(i) for i in ids]
+        canonical = (self.engine.canonical(i) for i in ids)
+        return [i for i in canonical if i is not None]
+
+    def for_get(self, ids: list[Any]) -> list[str]:
+        """The core record ids of a read by id, refusing what the integration refuses.
+
+        Chroma refuses an empty list and a repeated id
+        (`docs/integrations/langchain.md#lc-chroma-get-by-ids-empty`,
+        `#lc-chroma-get-by-ids-duplicate`).
+        """
+        facts = self.facts
+        if not ids and facts.get_empty_error is not None:
+            raise ValueError(facts.get_empty_error)
+        if facts.get_duplicate_error is not None:
+            dups = repeated(ids)
+            if dups:
+                raise ValueError(facts.get_duplicate_error.format(dups=", ".join(map(str, dups))))
+        return self.lookup(ids)

@@ -1,12 +1,13 @@
-"""What each real LangChain integration does, as data keyed by core profile name.
+"""What each real LangChain integration adds on top of its engine, as data keyed by profile name.
 
 `PlaceboVectorStore(profile=...)` promises that swapping it for the real integration changes
-nothing a test can observe but speed. Everything that differs between integrations (which number
-`similarity_search_with_score` reports and its type, which relevance function turns it into a
-relevance score, the `Document` shape, id rules, `delete`/`get_by_ids`/MMR conventions, the filter
-dialect) lives in one `IntegrationFacts` row per profile, so the store's code has no per-backend
-branches. Evidence: `reference/integrations.md` section 1 (langchain-chroma 1.1.0, langchain-qdrant
-1.1.0, langchain-community 0.4.2 FAISS, measured in process) and the integrations' sources.
+nothing a test can observe but speed. The engine underneath is the core profile's business;
+everything the LangChain integration itself decides (which number `similarity_search_with_score`
+reports and its type, which relevance function turns it into a relevance score, the `Document`
+shape, id rules, `delete`/`get_by_ids`/MMR conventions, the filter format) lives in one
+`IntegrationFacts` row per profile, so the store's code has no per-integration branches.
+Evidence: `docs/integrations/langchain.md` (fact IDs `lc-*`, re-measured by the probes
+`tests/fidelity/probes/lc_*_integration.py`); each row cites its facts.
 """
 
 from __future__ import annotations
@@ -18,6 +19,9 @@ from typing import Literal
 
 import numpy as np
 
+from placeborag_core.backends import PayloadLayout
+from placeborag_langchain.faiss_filters import FAISS_DICT
+from placeborag_langchain.filters import CORE_WHERE, EngineFilter, FilterFormat
 from placeborag_langchain.relevance import (
     RelevanceFn,
     cosine_distance_relevance,
@@ -26,13 +30,7 @@ from placeborag_langchain.relevance import (
     max_inner_product_relevance,
 )
 
-__all__ = [
-    "INTEGRATIONS",
-    "IntegrationFacts",
-    "default_setting",
-    "integration_for",
-    "resolve_distance",
-]
+__all__ = ["INTEGRATIONS", "IntegrationFacts", "integration_for"]
 
 
 def _python_float(value: float) -> float:
@@ -40,7 +38,7 @@ def _python_float(value: float) -> float:
 
 
 def _numpy_float32(value: float) -> float:
-    # FAISS hands back numpy.float32 (not a Python float); langchain-tests never sees it.
+    # FAISS hands back numpy.float32, not a Python float (lc-faiss-score-l2).
     result: float = np.float32(value)
     return result
 
@@ -59,7 +57,7 @@ class IntegrationFacts:
             the core metric its index runs on, when they are not simply the core metrics
             (FAISS's `DistanceStrategy`: COSINE, DOT_PRODUCT and JACCARD still build an L2
             index). The first name on a metric is that metric's default. Empty: the setting is
-            the core metric itself.
+            the core metric itself, and `distance_strategy=` is refused.
         threshold_keeps_higher: the settings whose `score_threshold` keeps scores >= the
             threshold (FAISS: MAX_INNER_PRODUCT and JACCARD, although JACCARD's scores are
             distances); None: decided by the profile's score direction.
@@ -68,21 +66,27 @@ class IntegrationFacts:
             warns (`normalize_l2_warning`) and normalises all the same, as FAISS does.
         normalize_l2_warning: the UserWarning's message template ("{setting}").
         score_type: converts the core's reported score to the integration's number type.
-        filter_dialect: "core" (the core dict dialect as is), "qdrant" (models.Filter,
-            duck-typed) or "faiss" (FAISS's dict dialect: `$neq`, bare lists, ...).
+        filter_format: what `filter=` takes besides a callable (see `filters.py`): the core
+            dict dialect as is, the engine's own filter object (with the payload layout the
+            integration writes), or a dialect of the integration's own.
         callable_filter_arg: what a callable filter receives: the `Document` or its metadata.
         default_filter_mode: filter mode when the constructor does not name one.
         default_fetch_k: candidates fetched before a post-filter when the call names none.
         mmr_filter_window: factor on `fetch_k` for MMR candidates when a filter is given.
         document_id: whether returned Documents carry `id` (Qdrant leaves it None).
-        metadata_extras: whether `_id` and `_collection_name` are added to returned metadata.
-        id_style: "str" (any non-empty str) or "qdrant" (UUID or unsigned int, canonicalised).
+        metadata_extras: whether `_id` (the id as the engine reports it: the profile's
+            `IdRule.external`) and `_collection_name` are added to returned metadata.
+        id_checks: who checks a document id. "integration": it must be a non-empty str
+            (`id_type_error`, `id_empty_error`), and delete and get look ids up as `str(id)`.
+            "engine": ids go to the engine's client as given, which takes what the profile's
+            `IdRule.canonical` accepts (Qdrant: unsigned ints and UUIDs in any spelling); add
+            raises the engine's `IdRule.message` for any other id, delete and get skip it.
         generated_id: "uuid" (dashed) or "hex" (32 hex digits, uuid4().hex style).
         duplicate_ids: what a repeated id inside one add call does: "last_wins" or an error
             message template ("{dups}" is replaced by the repeated ids).
         existing_id: "upsert" or an error template for ids that already exist ("{ids}").
         id_type_error, id_empty_error: ValueError messages for a non-str and an empty id
-            ("{id}", "{type}"); Qdrant's point-id rule has its own message.
+            ("{id}", "{type}"), when the integration checks ids.
         delete_returns: the return value of a successful `delete` (True or None).
         delete_none_error: message of the ValueError raised by `delete(None)`.
         delete_empty_error: message of the ValueError raised by `delete([])` (None: no-op).
@@ -92,12 +96,15 @@ class IntegrationFacts:
         get_duplicate_error: template of the error for a repeated id in get_by_ids (None: ok).
         get_empty_error: message of the ValueError for `get_by_ids([])` (None: returns []).
         mmr_order: "pick" (MMR selection order) or "rank" (selected docs in distance order).
-        mmr_lambda_inverted: Qdrant's engine MMR uses diversity = lambda_mult, i.e. 1 - lambda.
+        mmr_lambda_inverted: the engine's MMR takes diversity = lambda_mult, i.e. LangChain's
+            MMR at 1 - lambda_mult (Qdrant).
         score_threshold: how `similarity_search_with_score(score_threshold=)` compares:
             "strict" (Qdrant, in the engine), "inclusive" (FAISS, after the search) or None
             (the integration has no such argument).
-        strict_kwargs: unknown search keyword arguments raise TypeError (Chroma and Qdrant pass
-            them to the client, which rejects them); FAISS silently ignores them.
+        strict_kwargs: unknown search keyword arguments raise TypeError. Chroma passes them to
+            `collection.query`, which raises TypeError; langchain-qdrant passes them to the
+            client, whose local mode raises AssertionError (TypeError here too); FAISS ignores
+            them.
         orphan_error: template of the error raised when the index returns an id whose document
             is gone (FAISS's docstore miss); None returns a Document with empty content.
         document_filter: whether searches accept `where_document=` (Chroma's filter on the
@@ -119,14 +126,14 @@ class IntegrationFacts:
         "Normalizing L2 is not applicable for metric type: DistanceStrategy.{setting}"
     )
     score_type: Callable[[float], float] = _python_float
-    filter_dialect: Literal["core", "qdrant", "faiss"] = "core"
+    filter_format: FilterFormat = CORE_WHERE
     callable_filter_arg: Literal["document", "metadata"] = "document"
     default_filter_mode: Literal["pre", "post"] = "pre"
     default_fetch_k: int | None = None
     mmr_filter_window: int = 1
     document_id: bool = True
     metadata_extras: bool = False
-    id_style: Literal["str", "qdrant"] = "str"
+    id_checks: Literal["integration", "engine"] = "integration"
     generated_id: Literal["uuid", "hex"] = "uuid"
     duplicate_ids: str = "last_wins"
     existing_id: str = "upsert"
@@ -148,6 +155,7 @@ class IntegrationFacts:
     embedding_probes: frozenset[Literal["init", "mmr"]] = frozenset()
 
 
+# placeborag's own clean conventions (no real integration to match).
 _DEFAULT = IntegrationFacts(
     profile="default",
     integration="placeborag (clean conventions)",
@@ -161,6 +169,13 @@ _DEFAULT = IntegrationFacts(
     ),
 )
 
+# docs/integrations/langchain.md: lc-chroma-relevance-l2, lc-chroma-relevance-cosine,
+# lc-chroma-relevance-ip, lc-chroma-filter-where, lc-chroma-where-document,
+# lc-chroma-unknown-kwargs, lc-chroma-ids-generated, lc-chroma-ids-type, lc-chroma-ids-empty,
+# lc-chroma-ids-duplicate, lc-chroma-upsert-existing, lc-chroma-delete-returns,
+# lc-chroma-delete-none, lc-chroma-delete-empty, lc-chroma-delete-where, lc-chroma-get-by-ids-order,
+# lc-chroma-get-by-ids-duplicate, lc-chroma-get-by-ids-empty, lc-chroma-mmr-order.
+# relevance_error is read from langchain_chroma/vectorstores.py: no Chroma space reaches it.
 _CHROMA = IntegrationFacts(
     profile="chroma",
     integration="langchain_chroma.Chroma",
@@ -188,6 +203,12 @@ _CHROMA = IntegrationFacts(
     document_filter=True,
 )
 
+# docs/integrations/langchain.md: lc-qdrant-relevance-cosine, lc-qdrant-relevance-dot,
+# lc-qdrant-score-euclid, lc-qdrant-relevance-manhattan, lc-qdrant-document,
+# lc-qdrant-filter-prefix, lc-qdrant-filter-dict, lc-qdrant-ids-generated, lc-qdrant-ids-returned,
+# lc-qdrant-ids-invalid, lc-qdrant-ids-duplicate, lc-qdrant-get-by-ids, lc-qdrant-delete,
+# lc-qdrant-mmr, lc-qdrant-threshold-strict, lc-qdrant-embedding-probe,
+# lc-qdrant-embedding-probe-mmr.
 _QDRANT = IntegrationFacts(
     profile="qdrant",
     integration="langchain_qdrant.QdrantVectorStore",
@@ -199,10 +220,14 @@ _QDRANT = IntegrationFacts(
         }
     ),
     relevance_error="Unknown distance strategy, must be COSINE, DOT, or EUCLID.",
-    filter_dialect="qdrant",
+    filter_format=EngineFilter(
+        layout=PayloadLayout(metadata_prefix="metadata.", text_key="page_content"),
+        attributes=("must", "should", "must_not"),
+        takes="a qdrant_client.models.Filter",
+    ),
     document_id=False,
     metadata_extras=True,
-    id_style="qdrant",
+    id_checks="engine",
     generated_id="hex",
     delete_none_error="Unsupported selector type: <class 'NoneType'>",
     delete_empty_error="Empty update request",
@@ -211,6 +236,12 @@ _QDRANT = IntegrationFacts(
     embedding_probes=frozenset({"init", "mmr"}),
 )
 
+# docs/integrations/langchain.md: lc-faiss-score-l2, lc-faiss-relevance-l2, lc-faiss-mip,
+# lc-faiss-cosine-strategy, lc-faiss-dot-jaccard, lc-faiss-threshold, lc-faiss-normalize-l2,
+# lc-faiss-normalize-warning, lc-faiss-filter-dialect, lc-faiss-filter-errors, lc-faiss-postfilter,
+# lc-faiss-unknown-kwargs, lc-faiss-ids-duplicate, lc-faiss-ids-existing, lc-faiss-delete,
+# lc-faiss-get-by-ids, lc-faiss-orphan, lc-faiss-mmr.
+# The 2 x fetch_k MMR window is read from langchain_community/vectorstores/faiss.py.
 _FAISS = IntegrationFacts(
     profile="faiss",
     integration="langchain_community.vectorstores.FAISS",
@@ -234,7 +265,7 @@ _FAISS = IntegrationFacts(
     threshold_keeps_higher=frozenset({"MAX_INNER_PRODUCT", "JACCARD"}),
     normalize_l2_quiet=frozenset({"EUCLIDEAN_DISTANCE"}),
     score_type=_numpy_float32,
-    filter_dialect="faiss",
+    filter_format=FAISS_DICT,
     callable_filter_arg="metadata",
     default_filter_mode="post",
     default_fetch_k=20,
@@ -254,45 +285,7 @@ _FAISS = IntegrationFacts(
 INTEGRATIONS: Mapping[str, IntegrationFacts] = MappingProxyType(
     {facts.profile: facts for facts in (_DEFAULT, _CHROMA, _QDRANT, _FAISS)}
 )
-
-
-def resolve_distance(
-    facts: IntegrationFacts, metric: str | None, setting: str | None
-) -> tuple[str | None, str | None]:
-    """The core metric and the integration's distance setting for a constructor's
-    ``metric=`` and ``distance_strategy=`` (either may be None: decided later by the store).
-
-    Raises ValueError, before anything is built, for a setting the integration does not have
-    and for a metric that contradicts the setting.
-    """
-    if setting is None:
-        return metric, None
-    name = str(getattr(setting, "value", setting))  # DistanceStrategy is a str enum
-    if not facts.distance_settings:
-        raise ValueError(
-            f"distance_strategy is FAISS's option; under profile {facts.profile!r} choose the "
-            f"distance with metric= (got distance_strategy={setting!r})"
-        )
-    if name not in facts.distance_settings:
-        raise ValueError(
-            f"unknown distance_strategy {setting!r}; {facts.integration} takes one of: "
-            f"{', '.join(facts.distance_settings)}"
-        )
-    implied = facts.distance_settings[name]
-    if metric is not None and metric != implied:
-        raise ValueError(
-            f"distance_strategy={name} runs on metric {implied!r}; got metric={metric!r} "
-            f"(give one of the two, or matching ones)"
-        )
-    return implied, name
-
-
-def default_setting(facts: IntegrationFacts, metric: str) -> str:
-    """The distance setting a store on ``metric`` has when the constructor named none."""
-    for name, on in facts.distance_settings.items():
-        if on == metric:
-            return name
-    return metric
+"""The rows by profile name: ``default``, ``chroma``, ``qdrant``, ``faiss``."""
 
 
 def integration_for(profile: str) -> IntegrationFacts:

@@ -4,6 +4,7 @@
 store's score into a "relevance" with whatever function the integration picks. They are kept
 exactly as the integrations define them, including where the result leaves [0, 1] or inverts the
 ranking, because a test double that fixes them would not behave like the store it replaces.
+Which integration uses which: `docs/integrations/langchain.md` (`lc-*-relevance-*`).
 """
 
 from __future__ import annotations
@@ -26,11 +27,13 @@ RelevanceFn = Callable[[float], float]
 # The three functions langchain-core ships, used as they are so the arithmetic is identical.
 euclidean_relevance: RelevanceFn = VectorStore._euclidean_relevance_score_fn
 cosine_distance_relevance: RelevanceFn = VectorStore._cosine_relevance_score_fn
-# Chroma feeds `1 - dot` (an exact match gives -0.0); Qdrant DOT and FAISS IP feed the similarity
-# itself, which inverts the ranking. Reproduced as is.
+# Chroma feeds `1 - dot` (an exact match gives -0.0: lc-chroma-relevance-ip); Qdrant DOT and FAISS
+# IP feed the similarity itself, which inverts the ranking (lc-qdrant-relevance-dot, lc-faiss-mip).
+# Reproduced as is.
 max_inner_product_relevance: RelevanceFn = VectorStore._max_inner_product_relevance_score_fn
 
 
 def half_shifted_cosine_relevance(similarity: float) -> float:
-    """langchain-qdrant's cosine override `(s + 1) / 2`: a cosine similarity mapped onto [0, 1]."""
+    """langchain-qdrant's cosine override `(s + 1) / 2`: a cosine similarity mapped onto [0, 1]
+    (`docs/integrations/langchain.md#lc-qdrant-relevance-cosine`)."""
     return (similarity + 1.0) / 2.0

@@ -1,8 +1,8 @@
 """Shared geometry for the LangChain adapter tests.
 
-`TableEmbeddings` maps a few texts to hand-picked unit vectors (the geometry of
-reference/integrations.md), so every score is known exactly: the query "q" is e1 and the
-documents a..f have cosines 1, .8, .6, 0, -.6, -1 to it. It is deliberately *not*
+`TableEmbeddings` maps a few texts to hand-picked unit vectors (the geometry of the integration
+probes, tests/fidelity/probes/_table.py), so every score is known exactly: the query "q" is e1
+and the documents a..f have cosines 1, .8, .6, 0, -.6, -1 to it. It is deliberately *not*
 PlaceboEmbeddings, which also exercises the "any Embeddings" path of the store.
 """
 

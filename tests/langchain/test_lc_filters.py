@@ -1,6 +1,8 @@
 """Filter dialects: Chroma where dicts, FAISS's dict dialect, Qdrant Filter objects, callables.
 
-Expected results are the real integrations' (reference/integrations.md 1b, probe outputs).
+Expected results are the real integrations': docs/integrations/langchain.md#lc-chroma-filter-where,
+#lc-qdrant-filter-prefix, #lc-qdrant-filter-dict, #lc-faiss-filter-dialect,
+#lc-faiss-filter-errors.
 """
 
 from __future__ import annotations
@@ -11,9 +13,10 @@ from typing import Any
 import pytest
 from lc_geometry import DOCS, META, QIDS, TableEmbeddings
 
+from placeborag_core.backends import PROFILES
 from placeborag_core.store.partition import Partition
-from placeborag_langchain import PlaceboVectorStore
-from placeborag_langchain.filters import TranslatedFilter, translate_filter
+from placeborag_langchain import INTEGRATIONS, PlaceboVectorStore
+from placeborag_langchain.filters import CORE_WHERE, TranslatedFilter, translate_filter
 
 
 def build(profile: str, **kwargs: Any) -> PlaceboVectorStore:
@@ -290,11 +293,16 @@ def test_default_profile_uses_the_strict_core_dialect() -> None:
 
 
 def test_translation_is_pure_data() -> None:
-    assert translate_filter(None, "core", "document") == TranslatedFilter()
-    assert translate_filter({"$or": []}, "faiss", "metadata") == TranslatedFilter(ids=frozenset())
-    assert translate_filter({"color": {"$neq": "red"}}, "faiss", "metadata").where == {
-        "$not": {"color": {"$eq": "red"}}
-    }
+    faiss = INTEGRATIONS["faiss"].filter_format
+    assert translate_filter(None, CORE_WHERE, PROFILES["default"], "document") == (
+        TranslatedFilter()
+    )
+    assert translate_filter({"$or": []}, faiss, PROFILES["faiss"], "metadata") == (
+        TranslatedFilter(ids=frozenset())
+    )
+    assert translate_filter(
+        {"color": {"$neq": "red"}}, faiss, PROFILES["faiss"], "metadata"
+    ).where == {"$not": {"color": {"$eq": "red"}}}
 
 
 def test_faiss_callables_are_post_filtered_too() -> None:

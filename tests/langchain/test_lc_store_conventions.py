@@ -1,8 +1,8 @@
 """Per-profile conventions of PlaceboVectorStore, pinned to the real integrations' numbers.
 
 Expected values are the ones measured on langchain-chroma, langchain-qdrant and LangChain FAISS
-with the same geometry (reference/integrations.md section 1); test_lc_fidelity.py checks the
-same things against the live integrations when they are installed.
+with the same geometry (docs/integrations/langchain.md); test_lc_fidelity.py checks the same
+things against the live integrations when they are installed.
 """
 
 from __future__ import annotations
@@ -334,6 +334,9 @@ def test_mmr_with_scores_reports_plain_search_scores() -> None:
 
 
 def test_unknown_search_kwargs_raise_where_the_real_client_would() -> None:
+    # docs/integrations/langchain.md: lc-chroma-unknown-kwargs (TypeError),
+    # lc-faiss-unknown-kwargs (ignored). langchain-qdrant's local mode raises AssertionError
+    # instead (lc-qdrant-unknown-kwargs); the qdrant profile raises TypeError like the others.
     with pytest.raises(TypeError, match=r"unexpected keyword argument.*bogus"):
         build("chroma").similarity_search("q", bogus=1)
     with pytest.raises(TypeError, match="bogus"):
@@ -435,11 +438,29 @@ def test_profile_objects_and_wrapped_core_stores() -> None:
     store = PlaceboVectorStore(TableEmbeddings(), profile=PROFILES["qdrant"])
     assert store.facts.profile == "qdrant"
     core = FakeVectorStore(profile="faiss", metric="ip")
-    wrapped = PlaceboVectorStore(TableEmbeddings(), store=core)
+    wrapped = PlaceboVectorStore.from_core_store(core, embedding=TableEmbeddings())
     assert wrapped.core_store is core
     assert wrapped.facts.profile == "faiss"
     with pytest.raises(TypeError, match="store must be a FakeVectorStore"):
-        PlaceboVectorStore(TableEmbeddings(), store="nope")  # type: ignore[arg-type]
+        PlaceboVectorStore.from_core_store("nope")  # type: ignore[arg-type]
+
+
+def test_from_core_store_shares_the_records_and_keeps_the_core_configuration() -> None:
+    from placeborag_core import FakeVectorStore
+
+    core = FakeVectorStore(profile="qdrant", filter_mode="post")
+    left = PlaceboVectorStore.from_core_store(core, namespace="left", collection_name="kb")
+    right = PlaceboVectorStore.from_core_store(core, namespace="right")
+    left.add_texts(["refund policy"], ids=[1])
+    assert core.ids("left") == ["1"]
+    assert right.get_by_ids([1]) == []
+    (doc,) = left.similarity_search("refund policy", k=1)
+    assert doc.metadata == {"_id": 1, "_collection_name": "kb"}
+    assert left.core_store.filter_mode == "post"
+    with pytest.raises(TypeError, match=r"unexpected option\(s\) metric, recall; the core store"):
+        PlaceboVectorStore.from_core_store(core, metric="cosine", recall=0.5)
+    with pytest.raises(TypeError, match="namespace must be a str"):
+        PlaceboVectorStore.from_core_store(core, namespace=3)  # type: ignore[arg-type]
 
 
 def test_overridden_embedding_methods_are_honoured() -> None:
@@ -496,7 +517,9 @@ def test_concurrent_adds_of_the_same_content_get_distinct_ids() -> None:
 
 def test_faiss_distance_strategy_sets_relevance_and_threshold_like_faiss() -> None:
     # Each strategy but MAX_INNER_PRODUCT builds an L2 index (squared L2 scores); they differ
-    # in the relevance function and in how score_threshold compares (reference/integrations.md).
+    # in the relevance function and in how score_threshold compares
+    # (docs/integrations/langchain.md: lc-faiss-cosine-strategy, lc-faiss-dot-jaccard,
+    # lc-faiss-threshold).
     cosine = build("faiss", distance_strategy="COSINE")
     assert cosine.core_store.profile.metric == "l2"
     assert cosine.distance_strategy == "COSINE"
@@ -526,11 +549,11 @@ def test_faiss_distance_strategy_is_checked_before_anything_is_built() -> None:
     from placeborag_core import FakeVectorStore
 
     with pytest.raises(ValueError, match="the given store has 'ip'"):
-        PlaceboVectorStore(
-            store=FakeVectorStore(profile="faiss", metric="ip"), distance_strategy="COSINE"
+        PlaceboVectorStore.from_core_store(
+            FakeVectorStore(profile="faiss", metric="ip"), distance_strategy="COSINE"
         )
-    wrapped = PlaceboVectorStore(
-        store=FakeVectorStore(profile="faiss"), distance_strategy="JACCARD"
+    wrapped = PlaceboVectorStore.from_core_store(
+        FakeVectorStore(profile="faiss"), distance_strategy="JACCARD"
     )
     assert wrapped.distance_strategy == "JACCARD"
     assert "distance_strategy='JACCARD'" in repr(wrapped)

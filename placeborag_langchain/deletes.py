@@ -1,0 +1,68 @@
+"""`delete`: by id, and where the integration takes them (Chroma), by `where=`/`where_document=`.
+
+The edge cases follow the integration (`IntegrationFacts.delete_*`): `delete(None)` is refused
+by every real integration unless Chroma's filters are given; `delete([])` is a no-op or an
+error; a missing id is ignored, or (FAISS) raises before anything is deleted; the return value
+is True or (Chroma) None. Facts: `docs/integrations/langchain.md#lc-chroma-delete-returns`,
+`#lc-chroma-delete-none`, `#lc-chroma-delete-empty`, `#lc-chroma-delete-where`,
+`#lc-qdrant-delete`, `#lc-faiss-delete`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from placeborag_core import FakeVectorStore
+from placeborag_langchain.arguments import reject_unknown, take_document_filters
+from placeborag_langchain.filters import StoreFilters
+from placeborag_langchain.ids import DocumentIds
+
+__all__ = ["Deletes"]
+
+
+class Deletes:
+    """The deletes of one store over its core store, as its integration runs them."""
+
+    def __init__(
+        self, core: FakeVectorStore, ids: DocumentIds, filters: StoreFilters, namespace: str
+    ) -> None:
+        self._core = core
+        self._ids = ids
+        self._facts = ids.facts
+        self._filters = filters
+        self._namespace = namespace
+
+    def delete(self, ids: Any, kwargs: dict[str, Any]) -> bool | None:
+        """Delete `ids` (and/or what Chroma's filters in `kwargs` select); the integration's
+        return value."""
+        facts = self._facts
+        ns = kwargs.pop("namespace", self._namespace)
+        extra, extra_names = take_document_filters(facts, kwargs, ("where", "where_document"))
+        where, where_document = extra["where"], extra["where_document"]
+        reject_unknown(facts, kwargs, "delete", extra_names)
+        filtered = where is not None or where_document is not None
+        if ids is None and not filtered:
+            raise ValueError(facts.delete_none_error)
+        if isinstance(ids, str):
+            raise TypeError("ids must be a list of ids, got a single str")
+        id_list = None if ids is None else list(ids)
+        if id_list == []:
+            if facts.delete_empty_error is not None:
+                raise ValueError(facts.delete_empty_error)
+            return facts.delete_returns
+        core_ids = None if id_list is None else self._ids.lookup(id_list)
+        if facts.delete_missing_error is not None and core_ids is not None:
+            missing = {i for i in core_ids if self._core.get(i, namespace=ns) is None}
+            if missing:
+                raise ValueError(facts.delete_missing_error.format(ids=missing))
+        if filtered:
+            translated = self._filters.translate(where, "metadata")
+            self._core.delete(
+                core_ids,
+                namespace=ns,
+                where=self._filters.where(translated),
+                where_document=where_document,
+            )
+        else:
+            self._core.delete(core_ids or [], namespace=ns)
+        return facts.delete_returns

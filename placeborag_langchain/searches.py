@@ -1,0 +1,147 @@
+"""One store's searches: similarity (with the integration's `score_threshold`) and MMR.
+
+Ranking, filtering and ties happen in the core store; this module turns a LangChain search
+call into a core call the way the real integration would make it: how it embeds the query (and
+the dimension probes a counting embedder sees), which keyword arguments it takes, how many
+candidates a post-filter sees (FAISS: `fetch_k`), how `score_threshold` compares, and MMR's
+candidate window, lambda convention and result order. Facts:
+`docs/integrations/langchain.md#lc-qdrant-embedding-probe`, `#lc-qdrant-embedding-probe-mmr`,
+`#lc-faiss-postfilter`, `#lc-qdrant-threshold-strict`, `#lc-faiss-threshold`,
+`#lc-chroma-mmr-order`, `#lc-qdrant-mmr`, `#lc-faiss-mmr`.
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Any, Literal
+
+from langchain_core.documents import Document
+from langchain_core.embeddings import Embeddings
+
+from placeborag_core import FakeVectorStore, Match
+from placeborag_langchain.arguments import reject_unknown, take_document_filters
+from placeborag_langchain.distance import DistanceOptions
+from placeborag_langchain.filters import StoreFilters
+from placeborag_langchain.integrations import IntegrationFacts
+
+__all__ = ["Search"]
+
+_SEARCH_KWARGS = ("namespace", "fetch_k")
+
+
+class Search:
+    """The searches of one store over its core store, as its integration runs them.
+
+    `embedding` embeds text queries unless `native` (the store's own `PlaceboEmbeddings`,
+    untouched): then a text query goes to the core as text and is embedded there.
+    """
+
+    def __init__(  # noqa: PLR0917 - the store's parts, in the order the store builds them
+        self,
+        core: FakeVectorStore,
+        facts: IntegrationFacts,
+        distance: DistanceOptions,
+        filters: StoreFilters,
+        namespace: str,
+        embedding: Embeddings,
+        native: bool,
+    ) -> None:
+        self._core = core
+        self._facts = facts
+        self._distance = distance
+        self._filters = filters
+        self._namespace = namespace
+        self._embedding = embedding
+        self._native = native
+
+    def text_query(self, query: str) -> str | list[float]:
+        """A text query as the core receives it: the text itself, or its embedding."""
+        return query if self._native else self._embedding.embed_query(query)
+
+    async def atext_query(self, query: str) -> str | list[float]:
+        """Async twin of `text_query` (embeds with `aembed_query`)."""
+        return query if self._native else await self._embedding.aembed_query(query)
+
+    def probe_embedding(self, occasion: Literal["init", "mmr"]) -> None:
+        """Repeat the integration's dimension probe (a call a counting embedder would see)."""
+        if occasion in self._facts.embedding_probes and not self._native:
+            self._embedding.embed_documents(["dummy_text"])
+
+    def query(
+        self, query: str | list[float], k: int, flt: Any, kwargs: dict[str, Any], method: str
+    ) -> list[Match]:
+        """A similarity search for `method` (named in errors), `kwargs` being the call's
+        extra keyword arguments."""
+        facts = self._facts
+        ns = kwargs.pop("namespace", self._namespace)
+        fetch_k = kwargs.pop("fetch_k", None)
+        threshold = kwargs.pop("score_threshold", None) if facts.score_threshold else None
+        extra, extra_names = take_document_filters(facts, kwargs, ("where_document",))
+        accepted = (
+            ("k", "filter", *_SEARCH_KWARGS)
+            + (("score_threshold",) if facts.score_threshold else ())
+            + extra_names
+        )
+        reject_unknown(facts, kwargs, method, accepted)
+        translated = self._filters.translate(flt)
+        if fetch_k is None and flt is not None:
+            fetch_k = facts.default_fetch_k
+        matches = self._core.query(
+            self._distance.unit_query(query),
+            k,
+            where=self._filters.where(translated),
+            namespace=ns,
+            ids=translated.ids,
+            fetch_k=fetch_k,
+            where_document=extra["where_document"],
+        )
+        if threshold is not None:
+            matches = self._threshold(matches, threshold)
+        return matches
+
+    def _threshold(self, matches: list[Match], threshold: float) -> list[Match]:
+        higher = self._distance.keeps_higher(self._facts, self._core.profile)
+        if self._facts.score_threshold == "strict":
+            keep = operator.gt if higher else operator.lt
+        else:
+            keep = operator.ge if higher else operator.le
+        # Compared in the integration's number type: FAISS compares numpy.float32 scores, so a
+        # Python-float threshold is rounded to float32 first (0.8 keeps a score of f32(0.8)).
+        convert = self._facts.score_type
+        return [m for m in matches if keep(convert(m.score), threshold)]
+
+    def mmr(  # noqa: PLR0917 - mirrors LangChain's positional MMR signature
+        self,
+        query: str | list[float],
+        k: int,
+        fetch_k: int,
+        lambda_mult: float,
+        flt: Any,
+        kwargs: dict[str, Any],
+    ) -> list[Match]:
+        """A maximal-marginal-relevance search, `kwargs` being the call's extra keyword
+        arguments."""
+        facts = self._facts
+        ns = kwargs.pop("namespace", self._namespace)
+        extra, extra_names = take_document_filters(facts, kwargs, ("where_document",))
+        accepted = ("k", "fetch_k", "lambda_mult", "filter", *extra_names)
+        reject_unknown(facts, kwargs, "max_marginal_relevance_search", accepted)
+        translated = self._filters.translate(flt)
+        if flt is not None:
+            fetch_k *= facts.mmr_filter_window
+        return self._core.max_marginal_relevance(
+            self._distance.unit_query(query),
+            k,
+            fetch_k=fetch_k,
+            lambda_mult=1.0 - lambda_mult if facts.mmr_lambda_inverted else lambda_mult,
+            where=self._filters.where(translated),
+            namespace=ns,
+            ids=translated.ids,
+            order=facts.mmr_order,
+            where_document=extra["where_document"],
+        )
+
+    def pairs(self, matches: list[Match]) -> list[tuple[Document, float]]:
+        """Documents with the score in the integration's number type."""
+        document, score_type = self._filters.document, self._facts.score_type
+        return [(document(m.id, m.text, m.metadata), score_type(m.score)) for m in matches]
