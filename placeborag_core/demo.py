@@ -6,14 +6,14 @@ similarities by some backends and distances by others; declared faults (lost rec
 timeout, a write not yet visible); idempotent seeding and the drift check catching a swapped
 embedding model; and, when installed, the same store reached through the LangChain and LlamaIndex
 adapters. Only the core is needed; the adapter section says how to install what is missing.
-The adapters are imported dynamically and only when their framework is installed, so the core
-keeps no import edge towards them.
+The adapters contribute their rows through the ``placeborag.demo`` entry-point group, so the core
+names none of them.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Sequence
+from importlib.metadata import entry_points
 from typing import Any, TextIO
 
 from placeborag_core.backends import PROFILES
@@ -24,7 +24,9 @@ from placeborag_core.errors import RetrievalError
 from placeborag_core.records import Match
 from placeborag_core.store.vector_store import FakeVectorStore
 
-__all__ = ["KNOWLEDGE_BASE", "format_table", "run_demo"]
+__all__ = ["DEMO_ENTRY_POINTS", "KNOWLEDGE_BASE", "QUERY", "format_table", "run_demo"]
+
+DEMO_ENTRY_POINTS = "placeborag.demo"
 
 KNOWLEDGE_BASE = (
     Document("en-1", "Our refund policy allows returns within 30 days.", {"lang": "en"}),
@@ -152,38 +154,18 @@ def _seeding(out: TextIO) -> None:
         print(f"drift check on the rebuilt index: {error}", file=out)
 
 
-def _installed(module: str) -> bool:
-    try:
-        importlib.import_module(module)
-    except ImportError:
-        return False
-    return True
-
-
-def _langchain_rows() -> list[tuple[str, str, str]]:
-    adapter: Any = importlib.import_module("placeborag_langchain")
-    rows = []
-    for profile in ("chroma", "qdrant"):
-        store = adapter.PlaceboVectorStore(adapter.PlaceboEmbeddings(), profile=profile)
-        seed_store(store, KNOWLEDGE_BASE)
-        pairs = store.similarity_search_with_score(QUERY, k=2)
-        scores = ", ".join(f"{doc.metadata['doc_id']}={float(score):.3f}" for doc, score in pairs)
-        rows.append(("LangChain", f"PlaceboVectorStore(profile={profile!r})", scores))
-    return rows
-
-
-def _llamaindex_rows() -> list[tuple[str, str, str]]:
-    adapter: Any = importlib.import_module("placeborag_llamaindex")
-    core: Any = importlib.import_module("llama_index.core")
-    rows = []
-    for profile in ("chroma", "qdrant"):
-        embedding = adapter.PlaceboEmbedding()
-        store = adapter.PlaceboVectorStore(embedder=embedding, profile=profile)
-        seed_store(store, KNOWLEDGE_BASE)
-        index = core.VectorStoreIndex.from_vector_store(store, embed_model=embedding)
-        nodes = index.as_retriever(similarity_top_k=2).retrieve(QUERY)
-        scores = ", ".join(f"{n.node.metadata['doc_id']}={n.score:.3f}" for n in nodes)
-        rows.append(("LlamaIndex", f"PlaceboVectorStore(profile={profile!r})", scores))
+def _adapter_rows() -> list[tuple[str, str, str]]:
+    """Rows from every adapter declared in the ``placeborag.demo`` entry-point group (name: the
+    framework, value: a function returning rows, extras: what it needs installed)."""
+    rows: list[tuple[str, str, str]] = []
+    for entry in sorted(entry_points(group=DEMO_ENTRY_POINTS), key=lambda e: e.name):
+        try:
+            demo_rows = entry.load()
+        except ImportError:
+            extras = ",".join(entry.extras)
+            rows.append((entry.name, "not installed", f"pip install 'placeborag[{extras}]'"))
+            continue
+        rows.extend(demo_rows())
     return rows
 
 
@@ -194,16 +176,7 @@ def _adapters(out: TextIO) -> None:
         f"query {QUERY!r}, k=2 through each framework: each reports what its real integration "
         "reports (LangChain Chroma: a distance; LlamaIndex Chroma: exp(-distance)).",
     )
-    rows: list[tuple[str, str, str]] = []
-    flavours = (
-        ("LangChain", "langchain_core", "langchain", _langchain_rows),
-        ("LlamaIndex", "llama_index.core", "llamaindex", _llamaindex_rows),
-    )
-    for title, framework, extra, build in flavours:
-        if _installed(framework):
-            rows.extend(build())
-        else:
-            rows.append((title, "not installed", f"pip install 'placeborag[{extra}]'"))
+    rows = _adapter_rows()
     print(format_table(("framework", "store", "top 2 (reported score)"), rows), file=out)
 
 
