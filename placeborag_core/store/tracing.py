@@ -7,7 +7,7 @@ cosine similarity, ranked rows first in the order an unbounded ``k`` would retur
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Iterable
 
 import numpy as np
 import numpy.typing as npt
@@ -18,7 +18,7 @@ from placeborag_core.store.faults import query_hash, recall_keep_mask
 from placeborag_core.store.partition import Partition
 from placeborag_core.store.ranking import Ranker
 
-__all__ = ["trace_rows"]
+__all__ = ["trace_rows", "with_pending"]
 
 
 def trace_rows(
@@ -64,3 +64,13 @@ def trace_rows(
             status = "lost_to_recall"
         out.append(Trace(part.row_id[row], status, None, float(scores[row]), sims[row]))
     return out
+
+
+def with_pending(traces: list[Trace], pending_ids: Iterable[str]) -> list[Trace]:
+    """``traces`` followed by a ``not_visible`` trace for each held upsert not traced yet."""
+    known = {trace.id for trace in traces}
+    for record_id in pending_ids:
+        if record_id not in known:
+            known.add(record_id)
+            traces.append(Trace(record_id, "not_visible", None, None, None))
+    return traces

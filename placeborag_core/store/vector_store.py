@@ -9,7 +9,8 @@ docstring).
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
@@ -17,41 +18,30 @@ import numpy.typing as npt
 
 from placeborag_core.backends import Profile
 from placeborag_core.errors import RetrievalTimeout
-from placeborag_core.filters.compiler import compile_filter_or_callable
-from placeborag_core.filters.documents import compile_document_filter
-from placeborag_core.filters.predicates import Predicate, all_of
-from placeborag_core.records import Match, Record, Trace
+from placeborag_core.records import Record
 from placeborag_core.store.batches import BatchBuilder
 from placeborag_core.store.faults import FailureQueue
 from placeborag_core.store.inputs import (
-    as_vector,
     check_embedder,
     check_namespace,
-    check_record_id,
     check_store_options,
     delete_ids,
-    id_collection,
     resolve_profile,
 )
 from placeborag_core.store.listing import Listing
-from placeborag_core.store.mmr import check_mmr_options, mmr_order
-from placeborag_core.store.namespaces import Namespaces
-from placeborag_core.store.partition import Batch, copy_metadata
-from placeborag_core.store.pending import PendingWrites
 from placeborag_core.store.ranking import Ranker
-from placeborag_core.store.tracing import trace_rows
+from placeborag_core.store.reading import ReadMethods, Where
+from placeborag_core.store.writes import WriteBatch, Writer
 
 if TYPE_CHECKING:
     from placeborag_core.embedding.embedder import FakeEmbedder
 
-__all__ = ["FakeVectorStore"]
+__all__ = ["FakeVectorStore", "QueryInput", "RecordInput", "Where"]
 
-QueryInput = str | Sequence[float] | npt.NDArray[np.floating]
-Where = Mapping[str, Any] | Callable[[Record], bool] | Predicate
 RecordInput = Record | tuple[Any, ...] | Mapping[str, Any]
 
 
-class FakeVectorStore:
+class FakeVectorStore(ReadMethods):
     """An in-memory vector store for tests; see the module docstring for the query pipeline.
 
     ``profile`` is a name from ``PROFILES`` or a :class:`Profile`; ``metric`` selects another of
@@ -81,9 +71,8 @@ class FakeVectorStore:
         self._visibility: Literal["immediate", "manual"] = visibility
         self._orphaned_ids = orphaned_ids
         self._lock = threading.RLock()
-        self._dimension: int | None = None
-        self._spaces = Namespaces(self._profile, orphaned_ids=orphaned_ids)
-        self._pending = PendingWrites()
+        self._writer = Writer(self._profile, visibility, orphaned_ids=orphaned_ids)
+        self._spaces = self._writer.spaces
         self._failures = FailureQueue()
         self._batches = BatchBuilder(self._profile, lambda: self.embedder, hash_ids=recall < 1.0)
         self._ranker = Ranker(self._profile, filter_mode, self._recall)
@@ -129,13 +118,13 @@ class FakeVectorStore:
     @property
     def dimension(self) -> int | None:
         """The vector width, fixed by the first vector written; None before any write."""
-        return self._dimension
+        return self._writer.dimension
 
     @property
     def pending_writes(self) -> int:
         """Upserted records and deleted ids waiting for :meth:`refresh` (manual visibility)."""
         with self._lock:
-            return len(self._pending)
+            return len(self._writer.pending)
 
     # ------------------------------------------------------------------ writes
 
@@ -161,22 +150,25 @@ class FakeVectorStore:
         Under the ``chroma`` profile an upsert merges metadata into the stored record and a None
         text keeps the stored text; other profiles replace the record.
         """
-        check_namespace(namespace)
-        batch = self._batches.build(records)
-        if batch is None:
-            return
-        width = batch.vectors.shape[1]
+        with self.batch() as batch:
+            batch.upsert_many(records, namespace=namespace)
+
+    @contextmanager
+    def batch(self) -> Iterator[WriteBatch]:
+        """Writes applied all at once, across namespaces::
+
+            with store.batch() as batch:
+                batch.upsert_many(records, namespace="a")
+                batch.delete(["old"], namespace="b")
+
+        Each call checks its input when it is made; if one raises, or the block does, nothing is
+        written. The writes are applied in order when the block ends (held until
+        :meth:`refresh` under ``visibility="manual"``).
+        """
+        batch = WriteBatch(self._batches, self._profile)
+        yield batch
         with self._lock:
-            if self._dimension is not None and width != self._dimension:
-                raise self._profile.dimension_error(
-                    f"vector dimension mismatch: the store holds vectors of dimension "
-                    f"{self._dimension}, got {width}"
-                )
-            self._dimension = width
-            if self._visibility == "manual":
-                self._pending.upsert(namespace, batch)
-            else:
-                self._apply_upsert(namespace, batch)
+            self._writer.apply(batch)
 
     def delete(
         self,
@@ -206,59 +198,19 @@ class FakeVectorStore:
                 among = None if ids is None else unique
                 rows = [] if part is None else self._listing.passing_rows(part, predicate, among)
                 unique = [part.row_id[r] for r in rows] if part is not None else []
-            if self._visibility == "manual":
-                existed = sum(self._exists_latest(namespace, i) for i in unique)
-                self._pending.delete(namespace, unique)
-                return existed
-            return self._spaces.delete(namespace, unique)
+            batch = WriteBatch(self._batches, self._profile)
+            batch.writes.append((namespace, unique))
+            return self._writer.apply(batch)[0]
 
     def refresh(self) -> None:
         """Make every pending write and delete visible, in the order they were made."""
         with self._lock:
-            for namespace, items in self._pending.drain():
-                if isinstance(items, Batch):
-                    self._apply_upsert(namespace, items)
-                else:
-                    self._spaces.delete(namespace, items)
+            self._writer.refresh()
 
     def compact(self) -> None:
         """Drop orphaned ids from the index and compact tombstoned rows."""
         with self._lock:
             self._spaces.compact()
-
-    # ------------------------------------------------------------------ record reads
-
-    def get(self, id: str, *, namespace: str = "") -> Record | None:
-        """A copy of a visible record, or None."""
-        record_id = self._profile.ids.lookup(check_record_id(id))
-        check_namespace(namespace)
-        with self._lock:
-            part = self._spaces.get(namespace)
-            row = None if part is None else part.rows.get(record_id)
-            if part is None or row is None:
-                return None
-            return part.record_at(row)
-
-    def ids(self, namespace: str = "") -> list[str]:
-        """Visible ids in the profile's listing order (insertion order, or Qdrant's id order)."""
-        check_namespace(namespace)
-        with self._lock:
-            part = self._spaces.get(namespace)
-            if part is None:
-                return []
-            return [part.row_id[row] for row in self._listing.visible_rows(part)]
-
-    def count(self, namespace: str = "") -> int:
-        """How many visible records the namespace holds (orphans excluded)."""
-        check_namespace(namespace)
-        with self._lock:
-            part = self._spaces.get(namespace)
-            return 0 if part is None else len(part)
-
-    def namespaces(self) -> list[str]:
-        """Sorted names of the namespaces that hold visible records."""
-        with self._lock:
-            return self._spaces.names()
 
     # ------------------------------------------------------------------ faults
 
@@ -272,231 +224,3 @@ class FakeVectorStore:
         """
         with self._lock:
             self._failures.arm(RetrievalTimeout if error is None else error, times)
-
-    # ------------------------------------------------------------------ queries
-
-    def query(
-        self,
-        query: QueryInput,
-        k: int = 4,
-        *,
-        where: Where | None = None,
-        namespace: str = "",
-        ids: Collection[str] | None = None,
-        fetch_k: int | None = None,
-        where_document: Mapping[str, Any] | None = None,
-    ) -> list[Match]:
-        """The ``k`` best records for a text or a vector, best first, by the profile's score.
-
-        ``where`` filters on metadata (see ``filters.py``) and ``where_document`` on the text
-        (Chroma's dialect, see ``document_filters.py``), both at the filter step; ``ids``
-        restricts candidates to those ids (an empty collection allows none); ``fetch_k`` is how
-        many nearest records filter mode ``post`` fetches before filtering (default ``k``;
-        ignored in ``pre``). Fewer than ``k`` results come back when fewer records qualify.
-        """
-        self._fire_failure()
-        self._check_k(k)
-        if fetch_k is not None:
-            self._check_k(fetch_k)
-        predicate = self._predicate(where, where_document)
-        check_namespace(namespace)
-        ids = self._allowed(ids)
-        vector = self._query_vector(query)
-        fetch = k if fetch_k is None or self._filter_mode == "pre" else fetch_k
-        with self._lock:
-            return self._ranked(vector, k, fetch, predicate, namespace=namespace, ids=ids)
-
-    def _ranked(
-        self,
-        vector: npt.NDArray[np.float64] | None,
-        k: int,
-        fetch: int,
-        predicate: Predicate,
-        *,
-        namespace: str,
-        ids: Collection[str] | None,
-    ) -> list[Match]:
-        """Steps 2-8 for checked arguments, under the lock."""
-        part = self._spaces.get(namespace)
-        if part is None or vector is None:
-            return []
-        rows, scores = self._ranker.rank(part, vector, predicate, ids, fetch)
-        if self._filter_mode == "post":
-            kept = [i for i, row in enumerate(rows) if predicate.row_matches(part, row)]
-            rows, scores = rows[kept], scores[kept]
-        return self._ranker.matches(part, vector, rows[:k], scores[:k])
-
-    def max_marginal_relevance(
-        self,
-        query: QueryInput,
-        k: int = 4,
-        *,
-        fetch_k: int = 20,
-        lambda_mult: float = 0.5,
-        where: Where | None = None,
-        namespace: str = "",
-        ids: Collection[str] | None = None,
-        redundancy: Literal["max", "last"] = "max",
-        order: Literal["pick", "rank"] = "pick",
-        where_document: Mapping[str, Any] | None = None,
-    ) -> list[Match]:
-        """MMR re-ranking of the normal query's ``fetch_k`` candidates.
-
-        Uses LangChain's convention: ``lambda_mult=1`` is pure relevance, ``0`` pure diversity.
-        ``redundancy="max"`` penalises the closest earlier pick (langchain-core); ``"last"`` only
-        the most recent pick (LlamaIndex's ``get_top_k_mmr_embeddings``). ``order="pick"`` returns
-        the picks in pick order (langchain-core, FAISS); ``"rank"`` in the query's ranking order
-        (langchain-chroma).
-        """
-        self._fire_failure()
-        self._check_k(k)
-        check_mmr_options(lambda_mult, redundancy, order)
-        self._check_k(fetch_k)
-        predicate = self._predicate(where, where_document)
-        check_namespace(namespace)
-        ids = self._allowed(ids)
-        vector = self._query_vector(query)
-        if vector is None:
-            return []
-        with self._lock:  # candidates and their vectors from one state
-            candidates = self._ranked(
-                vector, fetch_k, fetch_k, predicate, namespace=namespace, ids=ids
-            )
-            part = self._spaces.get(namespace)
-            if not candidates or part is None:
-                return []
-            matrix = part.matrix[part.rows_of([m.id for m in candidates])]
-        picks = mmr_order(vector, matrix, k, lambda_mult, redundancy)
-        if order == "rank":
-            picks.sort()
-        return [candidates[i] for i in picks]
-
-    def select(
-        self,
-        where: Where | None = None,
-        *,
-        ids: Collection[str] | None = None,
-        namespace: str = "",
-        limit: int | None = None,
-        where_document: Mapping[str, Any] | None = None,
-    ) -> list[Record]:
-        """Copies of the visible records that pass ``where``, ``where_document`` and ``ids``, in
-        listing order.
-
-        A read without a query vector (Chroma's ``get``, Qdrant's ``scroll``): the same filter
-        validation and semantics as :meth:`query`, no recall dropout, no injected failures.
-        """
-        predicate = self._predicate(where, where_document, call="get")
-        check_namespace(namespace)
-        ids = self._allowed(ids)
-        if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int)):
-            raise TypeError(f"limit must be an int or None, got {limit!r}")
-        with self._lock:
-            part = self._spaces.get(namespace)
-            if part is None:
-                return []
-            rows = self._listing.passing_rows(part, predicate, ids)
-            if limit is not None:
-                rows = rows[: max(limit, 0)]
-            return [part.record_at(row) for row in rows]
-
-    def snapshot(
-        self, namespace: str = ""
-    ) -> tuple[list[str], list[str | None], list[dict[str, Any]], npt.NDArray[np.float32]]:
-        """A bulk read of a namespace: ids in listing order, texts, metadata copies, and a copy
-        of the stored vectors (float32, one row per id)."""
-        check_namespace(namespace)
-        with self._lock:
-            part = self._spaces.get(namespace)
-            if part is None:
-                return [], [], [], np.empty((0, self._dimension or 0), dtype=np.float32)
-            rows = self._listing.visible_rows(part)
-            return (
-                [part.row_id[r] for r in rows],
-                [part.texts[r] for r in rows],
-                [copy_metadata(part.metas[r]) for r in rows],
-                part.matrix[rows].copy(),
-            )
-
-    def trace(
-        self,
-        query: QueryInput,
-        *,
-        where: Where | None = None,
-        namespace: str = "",
-        ids: Collection[str] | None = None,
-        where_document: Mapping[str, Any] | None = None,
-    ) -> list[Trace]:
-        """Why each record the namespace knows is, or is not, returned for this query.
-
-        One :class:`Trace` per visible record, orphan and pending write, ranked ones first in the
-        order an unbounded ``k`` would return them. Never consumes an injected failure and never
-        changes state.
-        """
-        predicate = self._predicate(where, where_document)
-        check_namespace(namespace)
-        ids = self._allowed(ids)
-        vector = self._query_vector(query)
-        with self._lock:
-            part = self._spaces.get(namespace)
-            traces: list[Trace] = []
-            known: set[str] = set()
-            if part is not None and vector is not None:
-                traces = trace_rows(self._ranker, part, vector, predicate, ids)
-                known = {t.id for t in traces}
-            for record_id in self._pending.upserted_ids(namespace):
-                if record_id not in known:
-                    known.add(record_id)
-                    traces.append(Trace(record_id, "not_visible", None, None, None))
-            return traces
-
-    # ------------------------------------------------------------------ pipeline steps
-
-    def _predicate(self, where: Any, where_document: Any, call: str = "query") -> Predicate:
-        """Step 0: both filters validated and compiled, before anything is read; ``call`` names
-        the operation in the profile's error messages (Chroma: "... in get.")."""
-        dialect = self._profile.filters
-        return all_of(
-            [
-                compile_filter_or_callable(where, dialect, call),
-                compile_document_filter(where_document, dialect.error_suffix.format(call=call)),
-            ]
-        )
-
-    def _fire_failure(self) -> None:
-        with self._lock:
-            error = self._failures.take()
-        if error is not None:
-            raise error
-
-    def _allowed(self, ids: Collection[str] | None) -> list[str] | None:
-        """An ``ids=`` argument checked and spelled as the engine stores ids (None: any id)."""
-        if ids is None:
-            return None
-        return [self._profile.ids.lookup(i) for i in id_collection(ids)]
-
-    def _check_k(self, k: Any) -> None:
-        self._profile.k.check(k)
-
-    def _query_vector(self, query: QueryInput) -> npt.NDArray[np.float64] | None:
-        """The query as a float64 vector (text goes through the embedder); None while empty."""
-        if isinstance(query, str):
-            vector = np.asarray(self.embedder.embed_many([query])[0], dtype=np.float64)
-        else:
-            vector = as_vector(query, "query vector", self._profile)
-        if self._dimension is None:
-            return None
-        if len(vector) != self._dimension:
-            raise self._profile.dimension_error(
-                f"query vector dimension mismatch: the store holds vectors of dimension "
-                f"{self._dimension}, got {len(vector)}"
-            )
-        return vector
-
-    def _apply_upsert(self, namespace: str, batch: Batch) -> None:
-        assert self._dimension is not None  # fixed by the write that made the batch
-        self._spaces.upsert(namespace, batch, self._dimension)
-
-    def _exists_latest(self, namespace: str, record_id: str) -> bool:
-        pending = self._pending.exists(namespace, record_id)
-        return self._spaces.exists(namespace, record_id) if pending is None else pending

@@ -1,0 +1,107 @@
+"""The write path behind the store's lock: the fixed vector width, immediate or held writes, and
+batches of writes applied all at once.
+
+Every write arrives validated (a :class:`~placeborag_core.store.partition.Batch`, or checked
+ids), so applying it cannot fail half-way: the only check left here, the vector width, runs for
+every write of a batch before any of them changes anything.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any, Literal
+
+from placeborag_core.backends import Profile
+from placeborag_core.store.batches import BatchBuilder
+from placeborag_core.store.inputs import check_namespace, delete_ids
+from placeborag_core.store.namespaces import Namespaces
+from placeborag_core.store.partition import Batch
+from placeborag_core.store.pending import PendingWrites
+
+__all__ = ["WriteBatch", "Writer"]
+
+
+class WriteBatch:
+    """Writes collected for :meth:`Writer.apply`: upserts and deletes by id, in order, each with
+    its namespace, each checked when it is added (``FakeVectorStore.batch`` hands one out)."""
+
+    def __init__(self, builder: BatchBuilder, profile: Profile) -> None:
+        self._builder = builder
+        self._profile = profile
+        self.writes: list[tuple[str, Batch | list[str]]] = []
+
+    def upsert_many(self, records: Iterable[Any], *, namespace: str = "") -> None:
+        """Add an upsert of ``records`` (as ``FakeVectorStore.upsert_many`` takes them)."""
+        check_namespace(namespace)
+        batch = self._builder.build(records)
+        if batch is not None:
+            self.writes.append((namespace, batch))
+
+    def delete(self, ids: str | Iterable[str], *, namespace: str = "") -> None:
+        """Add a delete of ``ids`` (missing ids are ignored when it is applied)."""
+        check_namespace(namespace)
+        unique = [self._profile.ids.lookup(i) for i in delete_ids(ids)]
+        self.writes.append((namespace, unique))
+
+
+class Writer:
+    """Applies validated writes to the namespaces, or holds them under manual visibility."""
+
+    def __init__(
+        self, profile: Profile, visibility: Literal["immediate", "manual"], *, orphaned_ids: bool
+    ) -> None:
+        self._profile = profile
+        self._manual = visibility == "manual"
+        self.spaces = Namespaces(profile, orphaned_ids=orphaned_ids)
+        self.pending = PendingWrites()
+        self.dimension: int | None = None
+
+    def apply(self, batch: WriteBatch) -> list[int]:
+        """Apply every write of ``batch`` in order (or hold them); for each delete, how many of
+        its ids existed (counted against the latest state, held writes included)."""
+        widths = {items.vectors.shape[1] for _, items in batch.writes if isinstance(items, Batch)}
+        fixed = self.dimension
+        for width in sorted(widths):
+            if fixed is not None and width != fixed:
+                raise self._profile.dimension_error(
+                    f"vector dimension mismatch: the store holds vectors of dimension {fixed}, "
+                    f"got {width}"
+                )
+            fixed = width
+        self.dimension = fixed
+        counts = []
+        for namespace, items in batch.writes:
+            if isinstance(items, Batch):
+                self._upsert(namespace, items)
+            else:
+                counts.append(self._delete(namespace, items))
+        return counts
+
+    def refresh(self) -> None:
+        """Apply every held write, in the order it was made."""
+        for namespace, items in self.pending.drain():
+            if isinstance(items, Batch):
+                self._write(namespace, items)
+            else:
+                self.spaces.delete(namespace, items)
+
+    def _upsert(self, namespace: str, batch: Batch) -> None:
+        if self._manual:
+            self.pending.upsert(namespace, batch)
+        else:
+            self._write(namespace, batch)
+
+    def _write(self, namespace: str, batch: Batch) -> None:
+        assert self.dimension is not None  # fixed by apply() before any upsert
+        self.spaces.upsert(namespace, batch, self.dimension)
+
+    def _delete(self, namespace: str, ids: list[str]) -> int:
+        if not self._manual:
+            return self.spaces.delete(namespace, ids)
+        existed = sum(self._exists_latest(namespace, i) for i in ids)
+        self.pending.delete(namespace, ids)
+        return existed
+
+    def _exists_latest(self, namespace: str, record_id: str) -> bool:
+        pending = self.pending.exists(namespace, record_id)
+        return self.spaces.exists(namespace, record_id) if pending is None else pending
