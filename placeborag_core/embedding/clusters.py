@@ -121,6 +121,11 @@ def _validated_declaration(clusters: object) -> dict[str, list[str]]:
                 )
             if member not in texts:
                 texts.append(member)
+        if not texts:
+            raise ValueError(
+                f"cluster {name!r} has no member texts; a cluster needs at least one "
+                f"(drop it from clusters= if it is not used)"
+            )
         declaration[name] = sorted(texts)
     return declaration
 

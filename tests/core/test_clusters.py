@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Collection
 
 import numpy as np
 import pytest
@@ -102,6 +103,12 @@ def test_declaration_order_does_not_matter() -> None:
 def test_unknown_anchor_names_the_declared_clusters() -> None:
     with pytest.raises(KeyError, match=r"no cluster named 'nope'; declared clusters: \['refund'"):
         FakeEmbedder(clusters=CLUSTERS).cluster_anchor("nope")
+
+
+@pytest.mark.parametrize("members", [[], (), set()])
+def test_an_empty_cluster_is_refused(members: Collection[str]) -> None:
+    with pytest.raises(ValueError, match=r"cluster 'refund' has no member texts"):
+        FakeEmbedder(clusters={"refund": members, "shipping": ["delivery times"]})  # type: ignore[dict-item]
 
 
 def test_a_text_in_two_clusters_is_refused() -> None:
