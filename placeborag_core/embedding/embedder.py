@@ -45,6 +45,7 @@ from placeborag_core.embedding.text import BOUNDARY, tokenise_flat, tokens
 
 __all__ = [
     "ALGORITHM",
+    "DEFAULT_DIMENSIONS",
     "DEFAULT_MODEL_NAME",
     "MIN_DIMENSIONS",
     "FakeEmbedder",
@@ -59,6 +60,9 @@ __all__ = [
 #: vectors (and identity) of embedders without clusters alone.
 ALGORITHM = "placeborag-hash/1"
 DEFAULT_MODEL_NAME = "placeborag-hash-v1"
+#: The vector length of a ``FakeEmbedder()`` (that of the common small sentence-transformers), for
+#: tests that size a store, a schema or a fixture vector without building an embedder.
+DEFAULT_DIMENSIONS = 384
 #: Below this a hashing space has so few buckets that unrelated texts collide more than they miss.
 MIN_DIMENSIONS = 8
 MAX_DIMENSIONS = 65536
@@ -87,7 +91,8 @@ class FakeEmbedder:
     Args:
         model_name: names the embedding space; a different name gives unrelated vectors, which is
             how a test exercises "the embedding model changed, reindex".
-        dimensions: vector length, from 8 to 65536. Changing it also changes the space.
+        dimensions: vector length, from 8 to 65536 (default :data:`DEFAULT_DIMENSIONS`, 384).
+            Changing it also changes the space.
         clusters: optional ``{cluster name: [member texts]}`` (each cluster with at least one
             text); members get vectors near their cluster's anchor (``cos = 1/sqrt(1 +
             jitter**2)``, jitter at most ``cluster_spread``), offset from it along their own
@@ -122,7 +127,7 @@ class FakeEmbedder:
     def __init__(
         self,
         model_name: str = DEFAULT_MODEL_NAME,
-        dimensions: int = 384,
+        dimensions: int = DEFAULT_DIMENSIONS,
         clusters: Mapping[str, Sequence[str]] | None = None,
         cluster_match: ClusterMatch = "exact",
         cluster_spread: float = 0.2,

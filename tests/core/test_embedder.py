@@ -243,6 +243,18 @@ def test_features_reconstruct_the_vector() -> None:
     assert EMBEDDER.features("")[0].kind == "fallback"
 
 
+def test_default_dimensions_is_exported_and_is_the_default() -> None:
+    import placeborag_core
+    from placeborag_core import DEFAULT_DIMENSIONS
+    from placeborag_core.embedding import DEFAULT_DIMENSIONS as FROM_LAYER
+
+    assert DEFAULT_DIMENSIONS == FROM_LAYER == 384
+    assert FakeEmbedder().dimensions == DEFAULT_DIMENSIONS
+    assert len(EMBEDDER.embed("refund policy")) == DEFAULT_DIMENSIONS
+    assert "DEFAULT_DIMENSIONS" in placeborag_core.__all__
+    assert "DEFAULT_DIMENSIONS" in dir(placeborag_core)
+
+
 def test_identity_names_the_space() -> None:
     assert FakeEmbedder().identity == EMBEDDER.identity
     assert FakeEmbedder() == EMBEDDER
