@@ -68,6 +68,7 @@ MIN_DIMENSIONS = 8
 MAX_DIMENSIONS = 65536
 
 _BLOCK = 1024  # texts per vectorised block in embed_many
+_DEFAULT_SPREAD = 0.2
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -130,7 +131,7 @@ class FakeEmbedder:
         dimensions: int = DEFAULT_DIMENSIONS,
         clusters: Mapping[str, Sequence[str]] | None = None,
         cluster_match: ClusterMatch = "exact",
-        cluster_spread: float = 0.2,
+        cluster_spread: float = _DEFAULT_SPREAD,
     ) -> None:
         if not isinstance(model_name, str) or not model_name:
             raise TypeError(f"model_name must be a non-empty str, got {model_name!r}")
@@ -220,11 +221,17 @@ class FakeEmbedder:
         return self._identity
 
     def __repr__(self) -> str:
-        return (
-            f"FakeEmbedder(model_name={self._model_name!r}, dimensions={self._dimensions}, "
-            f"clusters={len(self._declaration)}, cluster_match={self._cluster_match!r}, "
-            f"cluster_spread={self._cluster_spread})"
-        )
+        """One line for an assertion message: the model name, the dimensions and, with clusters,
+        how many are declared (their names: :attr:`cluster_names`) and the matching options that
+        differ from the defaults (without clusters they change nothing, so they are not shown)."""
+        parts = [f"model_name={self._model_name!r}", f"dimensions={self._dimensions}"]
+        if self._declaration:
+            parts.append(f"clusters={len(self._declaration)}")
+            if self._cluster_match != "exact":
+                parts.append(f"cluster_match={self._cluster_match!r}")
+            if self._cluster_spread != _DEFAULT_SPREAD:
+                parts.append(f"cluster_spread={self._cluster_spread}")
+        return f"FakeEmbedder({', '.join(parts)})"
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, FakeEmbedder) and other._identity == self._identity

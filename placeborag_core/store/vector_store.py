@@ -485,3 +485,37 @@ class FakeVectorStore:
     def _exists_latest(self, namespace: str, record_id: str) -> bool:
         pending = self._pending.exists(namespace, record_id)
         return self._spaces.exists(namespace, record_id) if pending is None else pending
+
+    # ------------------------------------------------------------------ size and representation
+
+    def __len__(self) -> int:
+        """``len(store)``: the visible records of the default namespace ``""``, as
+        :meth:`count` counts them (orphans and pending writes excluded). Other namespaces:
+        ``store.count(namespace)``; the total over all of them is in ``repr(store)``."""
+        return self.count()
+
+    def __bool__(self) -> bool:
+        """Always true, even when empty: a store is a handle, and ``store or default`` or
+        ``if store:`` must not treat an empty one as missing (``__len__`` alone would)."""
+        return True
+
+    def __repr__(self) -> str:
+        """One line for an assertion message: the profile, metric and filter mode, how many
+        visible records the store holds over all namespaces and in how many namespaces, then
+        only the settings that differ from the defaults (``recall``, ``visibility`` with the
+        pending writes, ``orphaned_ids``). The embedder has its own repr."""
+        with self._lock:
+            names = self._spaces.names()
+            records = sum(self.count(name) for name in names)
+            pending = len(self._pending)
+        extras = [
+            *([f"recall={self._recall}"] if self._recall < 1.0 else []),
+            *([f"visibility='manual', pending={pending}"] if self._visibility == "manual" else []),
+            *(["orphaned_ids=True"] if self._orphaned_ids else []),
+        ]
+        return (
+            f"FakeVectorStore(profile={self._profile.name!r}, metric={self._profile.metric!r}, "
+            f"filter_mode={self._filter_mode!r}, records={records}, namespaces={len(names)}"
+            + "".join(f", {extra}" for extra in extras)
+            + ")"
+        )
