@@ -36,7 +36,7 @@ if TYPE_CHECKING:
         seed_namespaces,
         seed_store,
     )
-    from placeborag_core.embedding.embedder import FakeEmbedder
+    from placeborag_core.embedding.embedder import DEFAULT_DIMENSIONS, FakeEmbedder
     from placeborag_core.embedding.similarity import cosine_similarity
     from placeborag_core.errors import (
         DimensionError,
@@ -53,6 +53,7 @@ if TYPE_CHECKING:
     from placeborag_core.testing.scenarios import CannedChunk, ContextState, context_states
 
 __all__ = [
+    "DEFAULT_DIMENSIONS",
     "PROFILES",
     "CannedChunk",
     "ContextState",
@@ -101,7 +102,7 @@ __all__ = [
 _HOMES = {
     "testing.assertions": ("assert_top_k", "assert_top_k_unordered"),
     "corpus.chunking": ("Span", "WordChunker"),
-    "embedding.embedder": ("FakeEmbedder",),
+    "embedding.embedder": ("DEFAULT_DIMENSIONS", "FakeEmbedder"),
     "embedding.similarity": ("cosine_similarity",),
     "errors": ("DimensionError", "FilterError", "RetrievalError", "RetrievalTimeout"),
     "testing.explanation": ("Explanation", "SharedFeature", "explain"),

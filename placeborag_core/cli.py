@@ -30,7 +30,7 @@ from placeborag_core.corpus.seeding import (
     read_documents_jsonl,
     seed_store,
 )
-from placeborag_core.embedding.embedder import FakeEmbedder
+from placeborag_core.embedding.embedder import DEFAULT_DIMENSIONS, FakeEmbedder
 from placeborag_core.store.vector_store import FakeVectorStore
 from placeborag_core.testing.explanation import explain
 
@@ -55,7 +55,10 @@ def _add_store_options(parser: argparse.ArgumentParser) -> None:
         "--model-name", default="placeborag-hash-v1", help="FakeEmbedder model name (%(default)s)"
     )
     group.add_argument(
-        "--dimensions", type=int, default=384, help="FakeEmbedder dimensions (%(default)s)"
+        "--dimensions",
+        type=int,
+        default=DEFAULT_DIMENSIONS,
+        help="FakeEmbedder dimensions (%(default)s)",
     )
     group.add_argument("--chunk-size", type=int, default=200, help="words per chunk (%(default)s)")
     group.add_argument(
@@ -87,7 +90,7 @@ def _parser() -> argparse.ArgumentParser:
     explain.add_argument("query", metavar="QUERY")
     explain.add_argument("text", metavar="TEXT")
     explain.add_argument("--model-name", default="placeborag-hash-v1", help="(%(default)s)")
-    explain.add_argument("--dimensions", type=int, default=384, help="(%(default)s)")
+    explain.add_argument("--dimensions", type=int, default=DEFAULT_DIMENSIONS, help="(%(default)s)")
     explain.set_defaults(run=_run_explain)
 
     seed = commands.add_parser(

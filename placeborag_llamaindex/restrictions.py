@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from llama_index.core.vector_stores.types import MetadataFilters, VectorStoreQuery
 
 from placeborag_core.backends.profile import NativeFilter
-from placeborag_core.store.vector_store import Where
+from placeborag_core.store import Where
 from placeborag_llamaindex.integrations import IntegrationFacts
 from placeborag_llamaindex.nodes import NodeCodec
 from placeborag_llamaindex.query_options import QueryOptions

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from placeborag_core import FakeVectorStore, Match, Record
-from placeborag_core.store.vector_store import Where
+from placeborag_core.store import Where
 from placeborag_llamaindex.integrations import IntegrationFacts
 from placeborag_llamaindex.query_options import QueryOptions
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from llama_index.core.schema import BaseNode
 
 from placeborag_core import FakeVectorStore
-from placeborag_core.store.vector_store import Where
+from placeborag_core.store import Where
 from placeborag_llamaindex.integrations import IntegrationFacts
 from placeborag_llamaindex.nodes import NodeCodec, NodeRecord
 

@@ -9,10 +9,18 @@ and single-text routes is private, in ``_speed``.
 
 from placeborag_core.embedding.embedder import (
     ALGORITHM,
+    DEFAULT_DIMENSIONS,
     DEFAULT_MODEL_NAME,
     MIN_DIMENSIONS,
     FakeEmbedder,
 )
 from placeborag_core.embedding.similarity import cosine_similarity
 
-__all__ = ["ALGORITHM", "DEFAULT_MODEL_NAME", "MIN_DIMENSIONS", "FakeEmbedder", "cosine_similarity"]
+__all__ = [
+    "ALGORITHM",
+    "DEFAULT_DIMENSIONS",
+    "DEFAULT_MODEL_NAME",
+    "MIN_DIMENSIONS",
+    "FakeEmbedder",
+    "cosine_similarity",
+]

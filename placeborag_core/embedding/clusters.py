@@ -5,10 +5,30 @@ Geometry, chosen so that a test author can compute similarities on paper:
 - every cluster has an anchor; anchors are exactly orthonormal (random directions derived from the
   cluster name and the embedder's key, orthogonalised in name order, so declaration order does not
   matter);
-- a member's vector is ``normalise(anchor + jitter * u)`` where ``u`` is a unit vector orthogonal to
-  every anchor, derived from the member's text, and ``jitter`` is a fraction of ``cluster_spread``
-  derived from the text alone. Hence ``cos(anchor, member) = 1 / sqrt(1 + jitter**2)`` whatever the
-  dimension, and members rank against their anchor in the same order at every dimension.
+- a member's vector is ``normalise(anchor + jitter * u)``. ``u``, the member's *offset direction*,
+  is the text's own hashed vector (what it would be without clusters) made orthogonal to every
+  anchor, so members keep their textual geometry inside the cluster; when nothing is left of it
+  (the hashed vector lies in the span of the anchors) ``u`` is a random direction derived from the
+  text, orthogonalised the same way. ``jitter`` is derived from the member's text in exact mode and
+  from the cluster's name in substring mode (every chunk of a cluster at the same angle, so the
+  chunks rank among themselves by what they share, not by their jitters), a fraction in
+  ``[spread / 4, spread)`` that never depends on the dimension or the model. Hence
+  ``cos(anchor, member) = 1 / sqrt(1 + jitter**2)`` whatever the dimension.
+
+With ``theta = atan(jitter)`` (so ``cos(anchor, member) = cos(theta)``) and ``s = spread``, every
+member of cluster A and member of cluster B != A, declared or matched as a substring, satisfy:
+
+- ``cos(member, anchor_A) = cos(theta) >= 1 / sqrt(1 + s**2)``, ``cos(member, anchor_B) = 0``;
+- ``cos(member_A, member_B) = sin(theta_A) sin(theta_B) (u_A . u_B)``, so its absolute value is
+  below ``s**2 / (1 + s**2)``;
+- two members of A: ``cos = cos(theta) cos(theta') + sin(theta) sin(theta') (u . u')``, at least
+  ``cos(theta + theta') > (1 - s**2) / (1 + s**2)``; in substring mode (one jitter per cluster)
+  it is ``(1 + jitter**2 (u . u')) / (1 + jitter**2)``, increasing with what the two texts share.
+
+So below ``spread = 1 / sqrt(2)`` every text of a cluster is nearer its anchor and every other
+text of its cluster than any text of another cluster, whatever the texts; at larger spreads the
+construction-time check verifies it for the declared texts (the chunks a substring cluster will
+match are not known then).
 
 Dot products that decide vectors use :func:`math.fsum` (exactly rounded), never BLAS, whose
 summation order varies between machines.
@@ -17,7 +37,7 @@ summation order varies between machines.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -26,15 +46,28 @@ import numpy.typing as npt
 
 from placeborag_core.embedding.hashing import derive_key, uniform_vector, unit_fraction
 
-__all__ = ["ClusterMatch", "ClusterSpace", "build_cluster_space"]
+__all__ = ["GEOMETRY", "ClusterMatch", "ClusterSpace", "build_cluster_space"]
+
+#: Names the member geometry; part of the identity of an embedder that declares clusters (only:
+#: the vectors of an embedder without clusters do not depend on it). Changed whenever a member's
+#: vector changes, with a CHANGELOG line.
+GEOMETRY = "placeborag-clusters/2"
 
 ClusterMatch = Literal["exact", "substring"]
 FloatArray = npt.NDArray[np.float64]
+#: The hashed unit vectors of a batch of texts, one row each: how the embedder lends the cluster
+#: space its hashing (the offset directions of members are made from it).
+HashRows = Callable[[list[str]], FloatArray]
 
-# The jitter of a member is derived from its text under this fixed key: never from the dimension
-# or the model, so the anchor cosine of a member is the same in every space.
+# The jitter of a member is derived from its text (or its cluster's name) under these fixed keys:
+# never from the dimension or the model, so the anchor cosine of a member is the same in every
+# space.
 _JITTER_KEY = derive_key("cluster-jitter")
+_CLUSTER_JITTER_KEY = derive_key("cluster-jitter", "cluster")
 _MIN_JITTER_FRACTION = 0.25
+# A hashed vector (unit length) whose part orthogonal to the anchors is shorter than this has no
+# usable direction left: the offset falls back to the direction derived from the text.
+_MIN_RESIDUAL = 1e-6
 
 
 def _dot(a: FloatArray, b: FloatArray) -> float:
@@ -53,12 +86,19 @@ def _orthogonalise(vector: FloatArray, basis: Sequence[FloatArray]) -> FloatArra
     return vector
 
 
+def _jitter(fraction: float, spread: float) -> float:
+    return spread * (_MIN_JITTER_FRACTION + (1.0 - _MIN_JITTER_FRACTION) * fraction)
+
+
 def jitter(text: str, spread: float) -> float:
-    """The jitter of a member text: in ``[spread / 4, spread)``, derived from the text alone."""
-    fraction = _MIN_JITTER_FRACTION + (1.0 - _MIN_JITTER_FRACTION) * unit_fraction(
-        text, _JITTER_KEY
-    )
-    return spread * fraction
+    """The jitter of an exact-mode member: in ``[spread / 4, spread)``, derived from its text."""
+    return _jitter(unit_fraction(text, _JITTER_KEY), spread)
+
+
+def cluster_jitter(name: str, spread: float) -> float:
+    """The jitter of every member of a substring-mode cluster: in ``[spread / 4, spread)``,
+    derived from the cluster's name."""
+    return _jitter(unit_fraction(name, _CLUSTER_JITTER_KEY), spread)
 
 
 @dataclass(frozen=True)
@@ -91,11 +131,29 @@ class ClusterSpace:
                 return self.members[member]
         return None
 
-    def member_vector(self, text: str, cluster: str) -> FloatArray:
-        """The unit vector of ``text`` as a member of ``cluster`` (see the module docstring)."""
-        direction = uniform_vector(self.dimensions, derive_key(self.key, "member", text))
-        u = _unit(_orthogonalise(direction, list(self.anchors.values())))
-        return _unit(self.anchors[cluster] + jitter(text, self.spread) * u)
+    def jitter_of(self, text: str, cluster: str) -> float:
+        """The jitter of ``text`` as a member of ``cluster``: its own in exact mode, the
+        cluster's in substring mode (see the module docstring)."""
+        if self.match == "exact":
+            return jitter(text, self.spread)
+        return cluster_jitter(cluster, self.spread)
+
+    def offset_direction(self, text: str, hashed: FloatArray) -> FloatArray:
+        """The unit offset direction of member ``text`` whose hashed unit vector is ``hashed``:
+        ``hashed`` made orthogonal to every anchor, or, when that leaves (numerically) nothing,
+        the direction derived from the text, orthogonalised the same way."""
+        anchors = list(self.anchors.values())
+        residual = _orthogonalise(hashed, anchors)
+        if math.sqrt(_dot(residual, residual)) > _MIN_RESIDUAL:
+            return _unit(residual)
+        derived = uniform_vector(self.dimensions, derive_key(self.key, "member", text))
+        return _unit(_orthogonalise(derived, anchors))
+
+    def member_vector(self, text: str, cluster: str, hashed: FloatArray) -> FloatArray:
+        """The unit vector of ``text`` as a member of ``cluster``, given its hashed unit vector
+        (see the module docstring)."""
+        u = self.offset_direction(text, hashed)
+        return _unit(self.anchors[cluster] + self.jitter_of(text, cluster) * u)
 
 
 def _validated_declaration(clusters: object) -> dict[str, list[str]]:
@@ -121,17 +179,32 @@ def _validated_declaration(clusters: object) -> dict[str, list[str]]:
                 )
             if member not in texts:
                 texts.append(member)
+        if not texts:
+            raise ValueError(
+                f"cluster {name!r} has no member texts; a cluster needs at least one "
+                f"(drop it from clusters= if it is not used)"
+            )
         declaration[name] = sorted(texts)
     return declaration
 
 
-def _check_separation(space: ClusterSpace, declaration: Mapping[str, list[str]]) -> None:
-    """Every member must be nearer its own anchor and its own cluster's members than any text
-    declared in another cluster (other anchors are orthogonal to it, so they never come nearer)."""
+def _check_separation(
+    space: ClusterSpace, declaration: Mapping[str, list[str]], hash_rows: HashRows
+) -> None:
+    """Every declared member must be nearer its own anchor and its own cluster's members than any
+    text declared in another cluster (other anchors are orthogonal to it, so they never come
+    nearer).
+
+    The bounds of the module docstring make this hold for any texts below ``spread = 1/sqrt(2)``;
+    above it, this check is what vouches for the declared texts.
+    """
     texts = [(member, name) for name, members in declaration.items() for member in members]
     if len({name for _, name in texts}) < 2:
         return
-    vectors = np.array([space.member_vector(text, name) for text, name in texts])
+    hashed = hash_rows([text for text, _ in texts])
+    vectors = np.array(
+        [space.member_vector(text, name, hashed[i]) for i, (text, name) in enumerate(texts)]
+    )
     similarity = vectors @ vectors.T
     clusters = np.array([name for _, name in texts])
     for i, (text, name) in enumerate(texts):
@@ -140,7 +213,10 @@ def _check_separation(space: ClusterSpace, declaration: Mapping[str, list[str]])
             continue
         nearest = int(np.argmax(np.where(other, similarity[i], -np.inf)))
         own = [
-            (1.0 / math.sqrt(1.0 + jitter(text, space.spread) ** 2), f"the anchor of {name!r}"),
+            (
+                1.0 / math.sqrt(1.0 + space.jitter_of(text, name) ** 2),
+                f"the anchor of {name!r}",
+            ),
             *(
                 (float(similarity[i, k]), repr(texts[k][0]))
                 for k in np.flatnonzero(clusters == name)
@@ -165,8 +241,13 @@ def build_cluster_space(
     spread: float,
     key: int,
     dimensions: int,
+    hash_rows: HashRows,
 ) -> ClusterSpace:
-    """Validate a cluster declaration and place its anchors; raise if the geometry cannot fit it."""
+    """Validate a cluster declaration and place its anchors; raise if the geometry cannot fit it.
+
+    ``hash_rows`` gives the hashed unit vectors of texts (the embedder's, without clusters); the
+    check of the declared members needs their vectors.
+    """
     declaration = _validated_declaration(clusters)
     members: dict[str, str] = {}
     for name in sorted(declaration):
@@ -196,5 +277,5 @@ def build_cluster_space(
         anchors=anchors,
         _by_length=tuple(sorted(members, key=lambda member: (-len(member), member))),
     )
-    _check_separation(space, declaration)
+    _check_separation(space, declaration, hash_rows)
     return space

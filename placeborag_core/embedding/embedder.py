@@ -14,8 +14,9 @@ texts that share nothing are near-orthogonal (up to hash collisions). Because ev
 multiple of 1/2, the sums are exact in binary floating point, so the batch path and the single-text
 path give bit-identical vectors in any order, on any machine.
 
-Declared clusters override the hashing for their members
-(:mod:`placeborag_core.embedding.clusters`).
+Declared clusters place their members near a cluster anchor
+(:mod:`placeborag_core.embedding.clusters`); a member's offset from its anchor is made from its
+hashed vector, so members keep their textual geometry inside the cluster.
 """
 
 from __future__ import annotations
@@ -32,13 +33,19 @@ import numpy.typing as npt
 from placeborag_core.embedding._speed.half_pools import HalfPools
 from placeborag_core.embedding._speed.token_table import TokenTable
 from placeborag_core.embedding._speed.token_units import TokenUnits
-from placeborag_core.embedding.clusters import ClusterMatch, ClusterSpace, build_cluster_space
+from placeborag_core.embedding.clusters import (
+    GEOMETRY,
+    ClusterMatch,
+    ClusterSpace,
+    build_cluster_space,
+)
 from placeborag_core.embedding.features import Feature, FeatureHasher, FeatureKind
 from placeborag_core.embedding.hashing import derive_key, mix64
 from placeborag_core.embedding.text import BOUNDARY, tokenise_flat, tokens
 
 __all__ = [
     "ALGORITHM",
+    "DEFAULT_DIMENSIONS",
     "DEFAULT_MODEL_NAME",
     "MIN_DIMENSIONS",
     "FakeEmbedder",
@@ -46,15 +53,22 @@ __all__ = [
     "FeatureKind",
 ]
 
-#: Names the vector algorithm; part of :attr:`FakeEmbedder.identity`. Changed whenever any vector
-#: changes, with a CHANGELOG line, because users pin vectors and rankings.
+#: Names the vector algorithm; part of :attr:`FakeEmbedder.identity` and of the hashing key.
+#: Changed whenever the hashed vectors change, with a CHANGELOG line, because users pin vectors
+#: and rankings. The vectors of cluster members are versioned apart, by
+#: :data:`placeborag_core.embedding.clusters.GEOMETRY`, so that a change to them leaves the
+#: vectors (and identity) of embedders without clusters alone.
 ALGORITHM = "placeborag-hash/1"
 DEFAULT_MODEL_NAME = "placeborag-hash-v1"
+#: The vector length of a ``FakeEmbedder()`` (that of the common small sentence-transformers), for
+#: tests that size a store, a schema or a fixture vector without building an embedder.
+DEFAULT_DIMENSIONS = 384
 #: Below this a hashing space has so few buckets that unrelated texts collide more than they miss.
 MIN_DIMENSIONS = 8
 MAX_DIMENSIONS = 65536
 
 _BLOCK = 1024  # texts per vectorised block in embed_many
+_DEFAULT_SPREAD = 0.2
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -78,10 +92,13 @@ class FakeEmbedder:
     Args:
         model_name: names the embedding space; a different name gives unrelated vectors, which is
             how a test exercises "the embedding model changed, reindex".
-        dimensions: vector length, from 8 to 65536. Changing it also changes the space.
-        clusters: optional ``{cluster name: [member texts]}``; members get vectors near their
-            cluster's anchor (``cos = 1/sqrt(1 + jitter**2)``, jitter at most ``cluster_spread``).
-            Texts not declared keep their hashed vectors: clusters are additive.
+        dimensions: vector length, from 8 to 65536 (default :data:`DEFAULT_DIMENSIONS`, 384).
+            Changing it also changes the space.
+        clusters: optional ``{cluster name: [member texts]}`` (each cluster with at least one
+            text); members get vectors near their cluster's anchor (``cos = 1/sqrt(1 +
+            jitter**2)``, jitter at most ``cluster_spread``), offset from it along their own
+            hashed vector, so inside a cluster texts are nearer the more they share. Texts not
+            declared keep their hashed vectors: clusters are additive.
         cluster_match: ``"exact"`` (a text is a member only if it equals a declared member) or
             ``"substring"`` (a text containing a declared member joins its cluster; case-sensitive;
             the longest declared member found wins), for chunked pipelines.
@@ -111,10 +128,10 @@ class FakeEmbedder:
     def __init__(
         self,
         model_name: str = DEFAULT_MODEL_NAME,
-        dimensions: int = 384,
+        dimensions: int = DEFAULT_DIMENSIONS,
         clusters: Mapping[str, Sequence[str]] | None = None,
         cluster_match: ClusterMatch = "exact",
-        cluster_spread: float = 0.2,
+        cluster_spread: float = _DEFAULT_SPREAD,
     ) -> None:
         if not isinstance(model_name, str) or not model_name:
             raise TypeError(f"model_name must be a non-empty str, got {model_name!r}")
@@ -141,6 +158,11 @@ class FakeEmbedder:
         self._cluster_match: ClusterMatch = cluster_match
         self._cluster_spread = float(cluster_spread)
         self._key = derive_key("embedder", ALGORITHM, model_name, self._dimensions)
+        self._hasher = FeatureHasher(self._key, self._dimensions)
+        self._tokens = TokenTable(self._hasher.hash_new_tokens, reserved=BOUNDARY)
+        self._units = TokenUnits(self._tokens, self._dimensions)
+        self._pools = HalfPools(max_length=self._dimensions)
+        self._fallback: FloatArray = self._fallback_vector()
         self._clusters: ClusterSpace | None = None
         self._declaration: dict[str, tuple[str, ...]] = {}
         if clusters is not None:
@@ -150,16 +172,12 @@ class FakeEmbedder:
                 spread=self._cluster_spread,
                 key=self._key,
                 dimensions=self._dimensions,
+                hash_rows=self._hashed_rows,
             )
             self._declaration = {
                 name: tuple(sorted(m for m, c in self._clusters.members.items() if c == name))
                 for name in self._clusters.names
             }
-        self._hasher = FeatureHasher(self._key, self._dimensions)
-        self._tokens = TokenTable(self._hasher.hash_new_tokens, reserved=BOUNDARY)
-        self._units = TokenUnits(self._tokens, self._dimensions)
-        self._pools = HalfPools(max_length=self._dimensions)
-        self._fallback: FloatArray = self._fallback_vector()
         self._identity = self._compute_identity()
 
     # -- read-only configuration -----------------------------------------------------------
@@ -196,16 +214,24 @@ class FakeEmbedder:
 
         Two embedders with the same identity give the same vector for every text; anything that
         changes a vector (model name, dimensions, clusters, spread, match mode, the algorithm
-        version) changes it. Seed manifests record it as the space's salt id.
+        version, and with clusters the cluster geometry version
+        :data:`~placeborag_core.embedding.clusters.GEOMETRY`) changes it. Seed manifests record
+        it as the space's salt id.
         """
         return self._identity
 
     def __repr__(self) -> str:
-        return (
-            f"FakeEmbedder(model_name={self._model_name!r}, dimensions={self._dimensions}, "
-            f"clusters={len(self._declaration)}, cluster_match={self._cluster_match!r}, "
-            f"cluster_spread={self._cluster_spread})"
-        )
+        """One line for an assertion message: the model name, the dimensions and, with clusters,
+        how many are declared (their names: :attr:`cluster_names`) and the matching options that
+        differ from the defaults (without clusters they change nothing, so they are not shown)."""
+        parts = [f"model_name={self._model_name!r}", f"dimensions={self._dimensions}"]
+        if self._declaration:
+            parts.append(f"clusters={len(self._declaration)}")
+            if self._cluster_match != "exact":
+                parts.append(f"cluster_match={self._cluster_match!r}")
+            if self._cluster_spread != _DEFAULT_SPREAD:
+                parts.append(f"cluster_spread={self._cluster_spread}")
+        return f"FakeEmbedder({', '.join(parts)})"
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, FakeEmbedder) and other._identity == self._identity
@@ -230,7 +256,8 @@ class FakeEmbedder:
         if self._clusters is not None:
             cluster = self._clusters.cluster_of(text)
             if cluster is not None:
-                member: list[float] = self._clusters.member_vector(text, cluster).tolist()
+                hashed = self._hashed_rows([text])[0]
+                member: list[float] = self._clusters.member_vector(text, cluster, hashed).tolist()
                 return member
         token_list = tokens(text)
         if token_list:
@@ -289,7 +316,8 @@ class FakeEmbedder:
         """The features ``text`` is made of, for explaining similarities.
 
         A cluster member is a single ``"cluster"`` feature (its vector comes from the cluster
-        geometry); a text without any token is a single ``"fallback"`` feature.
+        geometry: its hashed features only set its offset from the anchor); a text without any
+        token is a single ``"fallback"`` feature.
         """
         if not isinstance(text, str):
             raise TypeError(f"text must be a str, got {type(text).__name__}: {text!r}")
@@ -310,13 +338,14 @@ class FakeEmbedder:
     ) -> npt.NDArray[Any]:
         """The bucket sums of ``texts`` normalised (in place, or written into ``out``, rounded
         to its dtype), then cluster members and texts without a token overridden."""
+        members = list(self._cluster_rows(texts, sums))  # from float64 sums, before they change
         norms = np.sqrt(np.einsum("ij,ij->i", sums, sums))
         empty = norms == 0.0
         norms[empty] = 1.0
         rows: npt.NDArray[Any] = np.divide(sums, norms[:, None], out=sums if out is None else out)
         if empty.any():
             rows[empty] = self._fallback
-        for row, vector in self._cluster_rows(texts):
+        for row, vector in members:
             rows[row] = vector
         return rows
 
@@ -350,14 +379,37 @@ class FakeEmbedder:
         )
         return sums.reshape(count, width)
 
-    def _cluster_rows(self, texts: list[str]) -> Iterator[tuple[int, FloatArray]]:
-        """(row, member vector) for every text of a batch that belongs to a declared cluster."""
+    def _hashed_rows(self, texts: list[str]) -> FloatArray:
+        """The hashed unit vectors of ``texts`` (float64, one row each), cluster members included:
+        what the texts would be without clusters. Member offsets are made from these."""
+        return self._normalised(self._bucket_sums(texts), np.arange(len(texts)))
+
+    def _normalised(self, sums: FloatArray, rows: npt.NDArray[np.intp]) -> FloatArray:
+        """Rows ``rows`` of the bucket sums ``sums`` as unit vectors (a new float64 array): the
+        same quotients :meth:`_unit_rows` computes, and the fallback vector for empty rows."""
+        picked = sums[rows]
+        norms = np.sqrt(np.einsum("ij,ij->i", picked, picked))
+        empty = norms == 0.0
+        norms[empty] = 1.0
+        unit: FloatArray = picked / norms[:, None]
+        unit[empty] = self._fallback
+        return unit
+
+    def _cluster_rows(self, texts: list[str], sums: FloatArray) -> Iterator[tuple[int, FloatArray]]:
+        """(row, member vector) for every text of a batch that belongs to a declared cluster,
+        given the batch's bucket sums (float64, not yet normalised)."""
         if self._clusters is None:
             return
-        for row, text in enumerate(texts):
-            cluster = self._clusters.cluster_of(text)
-            if cluster is not None:
-                yield row, self._clusters.member_vector(text, cluster)
+        found = [
+            (row, cluster)
+            for row, text in enumerate(texts)
+            if (cluster := self._clusters.cluster_of(text)) is not None
+        ]
+        if not found:
+            return
+        hashed = self._normalised(sums, np.array([row for row, _ in found], dtype=np.intp))
+        for (row, cluster), vector in zip(found, hashed, strict=True):
+            yield row, self._clusters.member_vector(texts[row], cluster, vector)
 
     def _lists_block(self, texts: list[str]) -> list[list[float]]:
         """:meth:`embed_lists` for one block of texts.
@@ -369,12 +421,13 @@ class FakeEmbedder:
         float is created per entry and equal entries share one object, which also keeps the
         rows compact in memory.
         """
+        sums = self._bucket_sums(texts)
         # int32: numpy converts float64 to int32 with SIMD, to int64 element by element (~10x)
-        doubled = (self._bucket_sums(texts) * 2.0).astype(np.int32)
+        doubled = (sums * 2.0).astype(np.int32)
         rows = [
             self._fallback_list() if row is None else row for row in self._pools.unit_lists(doubled)
         ]
-        for row, vector in self._cluster_rows(texts):
+        for row, vector in self._cluster_rows(texts, sums):
             rows[row] = vector.tolist()
         return rows
 
@@ -394,6 +447,12 @@ class FakeEmbedder:
         return signs / math.sqrt(self._dimensions)
 
     def _compute_identity(self) -> str:
+        """The digest of everything a vector depends on (see :attr:`identity`).
+
+        The cluster geometry version enters the spec only when clusters are declared: an
+        embedder without clusters keeps the identity it always had (its vectors do not depend on
+        the geometry), so manifests recorded with it do not report drift.
+        """
         spec: dict[str, Any] = {
             "algorithm": ALGORITHM,
             "model_name": self._model_name,
@@ -402,5 +461,7 @@ class FakeEmbedder:
             "cluster_match": self._cluster_match if self._declaration else None,
             "cluster_spread": self._cluster_spread if self._declaration else None,
         }
+        if self._declaration:
+            spec["cluster_geometry"] = GEOMETRY
         encoded = json.dumps(spec, sort_keys=True, ensure_ascii=False).encode("utf-8")
         return hashlib.blake2b(encoded, digest_size=8).hexdigest()

@@ -30,8 +30,17 @@ from typing import TYPE_CHECKING
 from placeborag_core.lazy_imports import lazy_exports
 
 if TYPE_CHECKING:
-    from placeborag_core.store.vector_store import FakeVectorStore
+    from placeborag_core.store.reading import QueryInput, Where
+    from placeborag_core.store.vector_store import FakeVectorStore, RecordInput
 
-__all__ = ["FakeVectorStore"]
+__all__ = ["FakeVectorStore", "QueryInput", "RecordInput", "Where"]
 
-__getattr__, __dir__ = lazy_exports(__name__, {"FakeVectorStore": "vector_store"})
+__getattr__, __dir__ = lazy_exports(
+    __name__,
+    {
+        "FakeVectorStore": "vector_store",
+        "QueryInput": "reading",
+        "RecordInput": "vector_store",
+        "Where": "reading",
+    },
+)

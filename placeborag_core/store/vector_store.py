@@ -36,7 +36,7 @@ from placeborag_core.store.writes import WriteBatch, Writer
 if TYPE_CHECKING:
     from placeborag_core.embedding.embedder import FakeEmbedder
 
-__all__ = ["FakeVectorStore", "QueryInput", "RecordInput", "Where"]
+__all__ = ["FakeVectorStore", "RecordInput"]
 
 RecordInput = Record | tuple[Any, ...] | Mapping[str, Any]
 
@@ -224,3 +224,37 @@ class FakeVectorStore(ReadMethods):
         """
         with self._lock:
             self._failures.arm(RetrievalTimeout if error is None else error, times)
+
+    # ------------------------------------------------------------------ size and representation
+
+    def __len__(self) -> int:
+        """``len(store)``: the visible records of the default namespace ``""``, as
+        :meth:`count` counts them (orphans and pending writes excluded). Other namespaces:
+        ``store.count(namespace)``; the total over all of them is in ``repr(store)``."""
+        return self.count()
+
+    def __bool__(self) -> bool:
+        """Always true, even when empty: a store is a handle, and ``store or default`` or
+        ``if store:`` must not treat an empty one as missing (``__len__`` alone would)."""
+        return True
+
+    def __repr__(self) -> str:
+        """One line for an assertion message: the profile, metric and filter mode, how many
+        visible records the store holds over all namespaces and in how many namespaces, then
+        only the settings that differ from the defaults (``recall``, ``visibility`` with the
+        pending writes, ``orphaned_ids``). The embedder has its own repr."""
+        with self._lock:
+            names = self._spaces.names()
+            records = sum(self.count(name) for name in names)
+            pending = len(self._writer.pending)
+        extras = [
+            *([f"recall={self._recall}"] if self._recall < 1.0 else []),
+            *([f"visibility='manual', pending={pending}"] if self._visibility == "manual" else []),
+            *(["orphaned_ids=True"] if self._orphaned_ids else []),
+        ]
+        return (
+            f"FakeVectorStore(profile={self._profile.name!r}, metric={self._profile.metric!r}, "
+            f"filter_mode={self._filter_mode!r}, records={records}, namespaces={len(names)}"
+            + "".join(f", {extra}" for extra in extras)
+            + ")"
+        )

@@ -4,7 +4,8 @@ A hashed vector is a sum of signed feature contributions, so the cosine of two t
 into one term per feature they share (a word or character n-gram present in both) plus a remainder
 from distinct features that happen to hash to the same bucket (collisions). For cluster members the
 geometry is declared instead: the cosine splits into the part carried by the common anchor and the
-part carried by the members' jitter directions.
+part carried by the members' offsets from it (their jitter, along their own hashed vectors, so this
+part grows with what the two texts share).
 
 The result is an ``Explanation``: structured fields for a test to assert on, and a ``__str__`` meant
 to be read in a notebook or in an assertion message.
@@ -51,10 +52,12 @@ class Explanation:
     - ``"features"``: neither text is a cluster member; ``cosine == sum(f.contribution for f in
       shared) + collision``.
     - ``"same_cluster"``: both belong to ``cluster``; ``cosine == anchor_part + jitter_part``, where
-      ``anchor_part`` is the product of each text's cosine with the cluster anchor.
+      ``anchor_part`` is the product of each text's cosine with the cluster anchor and
+      ``jitter_part`` comes from the members' offsets (made from their hashed vectors).
     - ``"different_clusters"``: anchors are orthogonal, so everything is jitter (``jitter_part``).
-    - ``"one_clustered"``: one text has a declared vector and the other a hashed one; they share no
-      feature, so the whole cosine is incidental (reported as ``collision``).
+    - ``"one_clustered"``: one text has a declared vector and the other a hashed one; the member's
+      features reach its vector only through its offset from the anchor, so the cosine is not
+      split by feature (the whole of it is reported as ``collision``).
     """
 
     query: str
@@ -99,7 +102,7 @@ class Explanation:
             return [
                 f"both are members of cluster {self.query_cluster!r}",
                 f"through the shared anchor: {_tidy(anchor):+.4f}{self._percent(anchor)}",
-                f"through their own jitter:  {_tidy(jitter):+.4f}{self._percent(jitter)}",
+                f"through their offsets:     {_tidy(jitter):+.4f}{self._percent(jitter)}",
             ]
         if self.relation == "different_clusters":
             return [
@@ -118,7 +121,8 @@ class Explanation:
             return [
                 (
                     f"only the {member} is a member of a cluster ({cluster!r}); the other is "
-                    "hashed, so they share no feature and the cosine is incidental"
+                    "hashed, and the member's words reach its vector only through its offset "
+                    "from the anchor, so the cosine is not split by feature"
                 ),
             ]
         return self._feature_lines()

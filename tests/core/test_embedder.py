@@ -243,12 +243,38 @@ def test_features_reconstruct_the_vector() -> None:
     assert EMBEDDER.features("")[0].kind == "fallback"
 
 
+def test_default_dimensions_is_exported_and_is_the_default() -> None:
+    import placeborag_core
+    from placeborag_core import DEFAULT_DIMENSIONS
+    from placeborag_core.embedding import DEFAULT_DIMENSIONS as FROM_LAYER
+
+    assert DEFAULT_DIMENSIONS == FROM_LAYER == 384
+    assert FakeEmbedder().dimensions == DEFAULT_DIMENSIONS
+    assert len(EMBEDDER.embed("refund policy")) == DEFAULT_DIMENSIONS
+    assert "DEFAULT_DIMENSIONS" in placeborag_core.__all__
+    assert "DEFAULT_DIMENSIONS" in dir(placeborag_core)
+
+
 def test_identity_names_the_space() -> None:
     assert FakeEmbedder().identity == EMBEDDER.identity
     assert FakeEmbedder() == EMBEDDER
     assert len({FakeEmbedder(), FakeEmbedder()}) == 1
     assert FakeEmbedder(clusters={"a": ["x"]}).identity != EMBEDDER.identity
-    assert "FakeEmbedder(model_name=" in repr(EMBEDDER)
+
+
+def test_repr_shows_the_configuration_in_one_short_line() -> None:
+    assert repr(EMBEDDER) == "FakeEmbedder(model_name='placeborag-hash-v1', dimensions=384)"
+    assert repr(FakeEmbedder("m", 64, cluster_spread=0.5)) == (
+        "FakeEmbedder(model_name='m', dimensions=64)"  # no clusters: the spread changes nothing
+    )
+    clusters = {"refund": ["refund policy"], "shipping": ["delivery times"]}
+    assert repr(FakeEmbedder(clusters=clusters)) == (
+        "FakeEmbedder(model_name='placeborag-hash-v1', dimensions=384, clusters=2)"
+    )
+    assert repr(FakeEmbedder(clusters=clusters, cluster_match="substring", cluster_spread=0.3)) == (
+        "FakeEmbedder(model_name='placeborag-hash-v1', dimensions=384, clusters=2, "
+        "cluster_match='substring', cluster_spread=0.3)"
+    )
 
 
 # -- bad input -------------------------------------------------------------------------------
