@@ -25,7 +25,7 @@ from placeborag_core.corpus.chunking import Chunker, WordChunker
 from placeborag_core.store.unwrap import core_store_of
 
 if TYPE_CHECKING:
-    pass
+    from placeborag_core.store.vector_store import FakeVectorStore
 
 __all__ = [
     "CHUNK_METADATA_KEYS",
@@ -220,18 +220,78 @@ def seed_store(
     ``store`` is a :class:`FakeVectorStore` or an adapter store exposing ``.core_store``; its
     embedder computes the vectors. Every chunk is embedded (``batch_size`` texts at a time, then
     ``progress(done, total)`` is called) and compared with what the namespace holds; the missing or
-    different ones are then written in one all-or-nothing ``upsert_many`` (so a malformed document
-    or metadata value the store rejects leaves the namespace untouched), and finally every id the
-    namespace holds that the documents no longer produce is deleted.
+    different ones are written and every id the namespace holds that the documents no longer
+    produce is deleted, all in one store batch: a malformed document or metadata value the store
+    rejects leaves the namespace untouched.
+    """
+    return seed_namespaces(
+        store, {namespace: documents}, chunker=chunker, batch_size=batch_size, progress=progress
+    )[namespace]
+
+
+def seed_namespaces(
+    store: object,
+    tenants: Mapping[str, Iterable[Document]],
+    *,
+    chunker: Chunker | None = None,
+    batch_size: int = 512,
+    progress: Callable[[int, int], None] | None = None,
+) -> dict[str, SeedReport]:
+    """Seed one namespace per tenant (``{namespace: documents}``), all or nothing.
+
+    Namespaces of the store that are not in ``tenants`` are left alone: the drift check reports
+    them as an unexpected tenant set. Every tenant's documents are chunked, embedded and compared
+    first; then all the writes and deletes go to the store in one batch, so a document any tenant
+    gets wrong leaves every namespace as it was.
     """
     core = core_store_of(store)
     if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
         raise ValueError(f"batch_size must be an int >= 1, got {batch_size!r}")
-    if not isinstance(namespace, str):
-        raise TypeError(f"namespace must be a str, got {type(namespace).__name__}")
+    if not isinstance(tenants, Mapping):
+        raise TypeError(
+            f"tenants must be a mapping of namespace to documents, got {type(tenants).__name__}"
+        )
+    for name in tenants:
+        if not isinstance(name, str):
+            raise TypeError(f"namespace must be a str, got {type(name).__name__} {name!r}")
+    for name, docs in tenants.items():
+        if isinstance(docs, str | bytes | Mapping) or not isinstance(docs, Iterable):
+            raise TypeError(
+                f"the documents of namespace {name!r} must be an iterable of Document, "
+                f"got {type(docs).__name__}"
+            )
+    plans = {name: list(docs) for name, docs in sorted(tenants.items())}
+    for docs in plans.values():
+        _check_documents(docs)
+    reports: dict[str, SeedReport] = {}
+    with core.batch() as batch:
+        for name, docs in plans.items():
+            writes, stale, total = _plan_namespace(
+                core, docs, name, chunker=chunker, batch_size=batch_size, progress=progress
+            )
+            batch.upsert_many(writes, namespace=name)
+            batch.delete(stale, namespace=name)
+            reports[name] = SeedReport(
+                namespace=name,
+                upserted=len(writes),
+                unchanged=total - len(writes),
+                deleted=len(stale),
+            )
+    return reports
+
+
+def _plan_namespace(
+    core: FakeVectorStore,
+    documents: list[Document],
+    namespace: str,
+    *,
+    chunker: Chunker | None,
+    batch_size: int,
+    progress: Callable[[int, int], None] | None,
+) -> tuple[list[dict[str, Any]], list[str], int]:
+    """What seeding ``namespace`` must write and delete: (records to upsert, stale ids, chunks)."""
     embedder = core.embedder
     chunks = chunk_documents(documents, chunker)
-
     ids, texts, metadata, matrix = core.snapshot(namespace)
     row_of = {record_id: row for row, record_id in enumerate(ids)}
     writes: list[dict[str, Any]] = []
@@ -259,43 +319,8 @@ def seed_store(
             )
         if progress is not None:
             progress(min(first + batch_size, total), total)
-
-    if writes:
-        core.upsert_many(writes, namespace=namespace)
-    stale = set(ids) - {chunk.id for chunk in chunks}
-    deleted = core.delete(sorted(stale), namespace=namespace) if stale else 0
-    return SeedReport(
-        namespace=namespace,
-        upserted=len(writes),
-        unchanged=total - len(writes),
-        deleted=deleted,
-    )
-
-
-def seed_namespaces(
-    store: object,
-    tenants: Mapping[str, Iterable[Document]],
-    *,
-    chunker: Chunker | None = None,
-    batch_size: int = 512,
-    progress: Callable[[int, int], None] | None = None,
-) -> dict[str, SeedReport]:
-    """Seed one namespace per tenant (``{namespace: documents}``), in sorted namespace order.
-
-    Namespaces of the store that are not in ``tenants`` are left alone: the drift check reports
-    them as an unexpected tenant set. Every tenant's documents are validated before any is seeded.
-    """
-    plans = {name: list(docs) for name, docs in sorted(tenants.items())}
-    for name, docs in plans.items():
-        if not isinstance(name, str):
-            raise TypeError(f"namespace names must be str, got {type(name).__name__}")
-        _check_documents(docs)
-    return {
-        name: seed_store(
-            store, docs, namespace=name, chunker=chunker, batch_size=batch_size, progress=progress
-        )
-        for name, docs in plans.items()
-    }
+    stale = sorted(set(ids) - {chunk.id for chunk in chunks})
+    return writes, stale, total
 
 
 class DocumentsFileError(ValueError):

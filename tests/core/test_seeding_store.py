@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import contextlib
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -122,23 +123,19 @@ def test_rechunking_replaces_every_chunk() -> None:
 
 
 class _FlakyStore(FakeVectorStore):
-    """Fails the first write or delete it is asked for, like a seeding job that dies."""
+    """Fails while its next batch of writes is being collected, like a seeding job that dies."""
 
-    def __init__(self, fail: str) -> None:
+    def __init__(self, fail: bool) -> None:
         super().__init__(embedder=FakeEmbedder())
         self.fail = fail
 
-    def upsert_many(self, records: Iterable[Any], *, namespace: str = "") -> None:
-        if self.fail == "upsert":
-            self.fail = ""
-            raise ConnectionError("connection reset during seeding")
-        super().upsert_many(records, namespace=namespace)
-
-    def delete(self, ids: Any, *, namespace: str = "") -> int:
-        if self.fail == "delete":
-            self.fail = ""
-            raise ConnectionError("connection reset during seeding")
-        return super().delete(ids, namespace=namespace)
+    @contextlib.contextmanager
+    def batch(self) -> Iterator[Any]:
+        with super().batch() as batch:
+            yield batch
+            if self.fail:
+                self.fail = False
+                raise ConnectionError("connection reset during seeding")
 
 
 def _clean(documents: list[Document]) -> dict[str, Any]:
@@ -158,27 +155,26 @@ def test_a_run_after_a_half_finished_one_writes_only_what_is_missing() -> None:
 
 
 def test_a_failed_write_leaves_the_namespace_untouched_and_a_rerun_repairs() -> None:
-    store = _FlakyStore(fail="")
+    store = _FlakyStore(fail=False)
     seed_store(store, DOCS[:1], chunker=CHUNKER)
     before = _snapshot(store)
-    store.fail = "upsert"
+    store.fail = True
     with pytest.raises(ConnectionError):
-        seed_store(store, DOCS, chunker=CHUNKER)
+        seed_store(store, DOCS[1:], chunker=CHUNKER)  # writes and deletes: neither lands
     assert _snapshot(store) == before  # all or nothing
-    seed_store(store, DOCS, chunker=CHUNKER)
-    assert _snapshot(store) == _clean(DOCS)
-
-
-def test_a_run_that_died_before_deleting_is_repaired_without_rewrites() -> None:
-    store = _FlakyStore(fail="")
-    seed_store(store, DOCS, chunker=CHUNKER)
-    store.fail = "delete"
-    with pytest.raises(ConnectionError):
-        seed_store(store, DOCS[1:], chunker=CHUNKER)
     stale = len(chunk_documents(DOCS[:1], CHUNKER))
     report = seed_store(store, DOCS[1:], chunker=CHUNKER)
-    assert (report.upserted, report.deleted) == (0, stale)
+    assert report.deleted == stale
     assert _snapshot(store) == _clean(DOCS[1:])
+
+
+def test_seeding_several_namespaces_is_all_or_nothing() -> None:
+    store = _store()
+    good = [Document("d1", "our refund policy allows returns", {"lang": "en"})]
+    bad = [Document("d2", "x", {"$bad": 1})]
+    with pytest.raises(ValueError, match=r"metadata keys must be non-empty str not starting"):
+        seed_namespaces(store, {"a": good, "b": bad}, chunker=CHUNKER)
+    assert store.namespaces() == []  # "a" sorts first and was fine: still not written
 
 
 def test_metadata_the_store_rejects_writes_nothing() -> None:
