@@ -1,8 +1,10 @@
 """The ``placeborag`` command line: ``demo``, ``explain``, ``seed`` and ``check``.
 
-Every command is a thin shell over library functions a test could call directly. Bad input (a
-missing file, a malformed JSONL line, an invalid manifest) prints one line naming the file and line
-and exits with status 2 before anything is written; drift exits with status 1 and names the digest.
+Every command is a thin shell over library functions a test could call directly. Exit status:
+0 done; 1 drift found (``check``), naming the digest; 2 bad input or usage (a missing file, a
+malformed JSONL line or manifest, an invalid option or argument), printed as one line naming the
+file and line where there is one, before anything is written. An unexpected error also exits 2,
+with its traceback, so that 1 always means drift.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import argparse
 import os
 import sys
 import tempfile
+import traceback
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TextIO
@@ -236,3 +239,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except _UsageError as failure:
         print(f"placeborag: error: {failure}", file=sys.stderr)
         return failure.code
+    except (TypeError, ValueError) as error:  # bad input that reached a library check
+        print(f"placeborag: error: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    except Exception:  # a bug: never exit 1, which means drift
+        print("placeborag: internal error (please report it):", file=sys.stderr)
+        traceback.print_exc(file=sys.stderr)
+        return EXIT_USAGE

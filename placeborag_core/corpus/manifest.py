@@ -55,7 +55,14 @@ POINTS_AT_TENANTS = "the tenant list changed, or a namespace was left over or ne
 
 
 class ManifestError(ValueError):
-    """A manifest file or mapping is malformed (names the field and what is allowed)."""
+    """A manifest file or mapping is malformed (names the field and what is allowed).
+
+    ``line`` is the 1-based line of the JSON text at fault, when there is one.
+    """
+
+    def __init__(self, message: str, line: int | None = None) -> None:
+        super().__init__(message)
+        self.line = line
 
 
 def _sha256_json(value: Any) -> str:
@@ -210,16 +217,28 @@ class Manifest:
         try:
             data = json.loads(text)
         except json.JSONDecodeError as error:
-            raise ManifestError(f"manifest is not valid JSON: {error}") from None
+            raise ManifestError(
+                f"manifest is not valid JSON: {error.msg}", line=error.lineno
+            ) from None
+        except (RecursionError, ValueError) as error:  # nesting, or an integer of 4,300+ digits
+            reason = "nested too deep" if isinstance(error, RecursionError) else str(error)
+            raise ManifestError(f"manifest cannot be read as JSON: {reason}") from None
         return cls.from_dict(data)
 
     @classmethod
     def load(cls, path: str | Path) -> Manifest:
         """Read a manifest file (errors name the file)."""
         try:
-            return cls.from_json(Path(path).read_text(encoding="utf-8"))
+            text = Path(path).read_text(encoding="utf-8")
+        except UnicodeDecodeError as error:
+            raise ManifestError(
+                f"{path}: not UTF-8 text ({error.reason} at byte {error.start})"
+            ) from None
+        try:
+            return cls.from_json(text)
         except ManifestError as error:
-            raise ManifestError(f"{path}: {error}") from None
+            where = f"{path}:{error.line}" if error.line is not None else str(path)
+            raise ManifestError(f"{where}: {error}", line=error.line) from None
 
 
 def _field(data: Mapping[str, Any], name: str, kind: type[Any], where: str = "") -> Any:

@@ -22,7 +22,10 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from placeborag_core.corpus.chunking import Chunker, WordChunker
+from placeborag_core.limits import MAX_METADATA_DEPTH, nesting_depth_exceeds
+from placeborag_core.store.inputs import check_metadata
 from placeborag_core.store.unwrap import core_store_of
+from placeborag_core.unicode_text import require_unicode
 
 if TYPE_CHECKING:
     from placeborag_core.store.vector_store import FakeVectorStore
@@ -335,6 +338,9 @@ def _parse_document_line(line: str, where: str) -> tuple[str, Document]:
         data = json.loads(line)
     except json.JSONDecodeError as error:
         raise DocumentsFileError(f"{where}: invalid JSON ({error.msg})") from None
+    except (RecursionError, ValueError) as error:  # nesting, or an integer of 4,300+ digits
+        reason = "nested too deep" if isinstance(error, RecursionError) else str(error)
+        raise DocumentsFileError(f"{where}: cannot read the JSON ({reason})") from None
     if not isinstance(data, dict):
         raise DocumentsFileError(f"{where}: expected a JSON object, got {type(data).__name__}")
     unknown = sorted(set(data) - _DOCUMENT_KEYS)
@@ -359,6 +365,16 @@ def _parse_document_line(line: str, where: str) -> tuple[str, Document]:
     reserved = sorted(set(metadata) & set(CHUNK_METADATA_KEYS))
     if reserved:
         raise DocumentsFileError(f"{where}: metadata keys {reserved} are reserved for chunks")
+    try:
+        for value, what in ((doc_id, "'id'"), (text, "'text'"), (namespace, "'namespace'")):
+            require_unicode(value, what)
+        if nesting_depth_exceeds(metadata, MAX_METADATA_DEPTH + 1):
+            raise ValueError(
+                f"'metadata' is nested more than {MAX_METADATA_DEPTH} levels deep; flatten it"
+            )
+        check_metadata(doc_id, metadata, nested=True)
+    except (TypeError, ValueError) as error:
+        raise DocumentsFileError(f"{where}: {error}") from None
     return namespace, Document(doc_id, text, metadata)
 
 

@@ -45,6 +45,7 @@ import numpy as np
 import numpy.typing as npt
 
 from placeborag_core.embedding.hashing import derive_key, uniform_vector, unit_fraction
+from placeborag_core.unicode_text import require_unicode
 
 __all__ = ["GEOMETRY", "ClusterMatch", "ClusterSpace", "build_cluster_space"]
 
@@ -166,6 +167,7 @@ def _validated_declaration(clusters: object) -> dict[str, list[str]]:
     for name, members in clusters.items():
         if not isinstance(name, str) or not name:
             raise TypeError(f"cluster names must be non-empty strings, got {name!r}")
+        require_unicode(name, f"cluster name {name!r}")
         if isinstance(members, str) or not isinstance(members, Sequence | set | frozenset):
             raise TypeError(
                 f"cluster {name!r} must map to a list of member texts, "
@@ -177,6 +179,7 @@ def _validated_declaration(clusters: object) -> dict[str, list[str]]:
                 raise TypeError(
                     f"members of cluster {name!r} must be non-empty strings, got {member!r}"
                 )
+            require_unicode(member, f"a member of cluster {name!r}")
             if member not in texts:
                 texts.append(member)
         if not texts:

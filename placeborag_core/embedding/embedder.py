@@ -42,6 +42,7 @@ from placeborag_core.embedding.clusters import (
 from placeborag_core.embedding.features import Feature, FeatureHasher, FeatureKind
 from placeborag_core.embedding.hashing import derive_key, mix64
 from placeborag_core.embedding.text import BOUNDARY, tokenise_flat, tokens
+from placeborag_core.unicode_text import require_unicode
 
 __all__ = [
     "ALGORITHM",
@@ -83,6 +84,7 @@ def _validated_texts(texts: object) -> list[str]:
     for index, text in enumerate(batch):
         if not isinstance(text, str):
             raise TypeError(f"texts[{index}] must be a str, got {type(text).__name__}: {text!r}")
+        require_unicode(text, f"texts[{index}]")
     return batch
 
 
@@ -135,6 +137,7 @@ class FakeEmbedder:
     ) -> None:
         if not isinstance(model_name, str) or not model_name:
             raise TypeError(f"model_name must be a non-empty str, got {model_name!r}")
+        require_unicode(model_name, "model_name")
         if isinstance(dimensions, bool) or not isinstance(dimensions, int | np.integer):
             raise TypeError(
                 f"dimensions must be an int from {MIN_DIMENSIONS} to {MAX_DIMENSIONS}, "
@@ -253,6 +256,7 @@ class FakeEmbedder:
         """
         if not isinstance(text, str):
             raise TypeError(f"text must be a str, got {type(text).__name__}: {text!r}")
+        require_unicode(text, "text")
         if self._clusters is not None:
             cluster = self._clusters.cluster_of(text)
             if cluster is not None:
@@ -302,6 +306,7 @@ class FakeEmbedder:
         """The declared cluster ``text`` belongs to under this embedder's matching rule, or None."""
         if not isinstance(text, str):
             raise TypeError(f"text must be a str, got {type(text).__name__}: {text!r}")
+        require_unicode(text, "text")
         return None if self._clusters is None else self._clusters.cluster_of(text)
 
     def cluster_anchor(self, name: str) -> list[float]:
@@ -321,6 +326,7 @@ class FakeEmbedder:
         """
         if not isinstance(text, str):
             raise TypeError(f"text must be a str, got {type(text).__name__}: {text!r}")
+        require_unicode(text, "text")
         cluster = self.cluster_of(text)
         if cluster is not None:
             return [Feature(cluster, "cluster", -1, 1.0, 1.0)]

@@ -37,8 +37,9 @@ from placeborag_core.filters.predicates import (
     Predicate,
 )
 from placeborag_core.filters.values import is_number
+from placeborag_core.limits import MAX_FILTER_DEPTH, nesting_depth_exceeds
 
-__all__ = ["compile_filter", "compile_filter_or_callable"]
+__all__ = ["check_filter_depth", "compile_filter", "compile_filter_or_callable"]
 
 
 def _path(parts: Sequence[str | int]) -> str:
@@ -178,6 +179,7 @@ def compile_filter(
     """
     if where is None:
         return Everything()
+    check_filter_depth(where, "where")
     if dialect.validate is not None:
         try:
             dialect.validate(where)
@@ -186,3 +188,13 @@ def compile_filter(
     elif isinstance(where, Mapping) and not where:
         return Everything()
     return _CoreCompiler(dialect).clause(where, [])
+
+
+def check_filter_depth(where: Any, name: str) -> None:
+    """Raise ``FilterError`` if the filter ``name`` nests deeper than ``MAX_FILTER_DEPTH``
+    containers (or contains itself), before anything reads it recursively."""
+    if nesting_depth_exceeds(where, MAX_FILTER_DEPTH):
+        raise FilterError(
+            f"{name} is nested more than {MAX_FILTER_DEPTH} levels deep (or contains itself); "
+            "the filter depth is limited to keep evaluation bounded"
+        )

@@ -20,6 +20,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from placeborag_core.errors import FilterError
+from placeborag_core.filters.compiler import check_filter_depth
 from placeborag_core.filters.predicates import ColumnView, Predicate, RecordPredicate
 
 __all__ = ["DOCUMENT_OPERATORS", "compile_document_filter"]
@@ -35,6 +36,7 @@ def compile_document_filter(where_document: Any, suffix: str = "") -> Predicate 
     """
     if where_document is None:
         return None
+    check_filter_depth(where_document, "where_document")
     try:
         return _compile(where_document)
     except FilterError as error:

@@ -174,7 +174,7 @@ def test_existing_manifest_is_untouched_on_bad_input(
         (["seed", "{docs}", "--manifest", "{tmp}/no/such/dir/m.json"], "does not exist"),
         (["seed", "{docs}", "--manifest", "{tmp}/m.json", "--chunk-size", "0"], "invalid chunker"),
         (["check", "{docs}", "{tmp}/missing.json"], "missing.json: cannot read"),
-        (["check", "{docs}", "{docs}"], "docs.jsonl: manifest is not valid JSON"),
+        (["check", "{docs}", "{docs}"], "docs.jsonl:2: manifest is not valid JSON"),
     ],
 )
 def test_bad_paths_and_options_exit_2(

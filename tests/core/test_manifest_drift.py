@@ -251,7 +251,7 @@ def test_malformed_manifests_name_the_field(edit: Any, message: str) -> None:
 def test_invalid_json_and_files_are_named(tmp_path: Path) -> None:
     path = tmp_path / "manifest.json"
     path.write_text("{not json", encoding="utf-8")
-    with pytest.raises(ManifestError, match=r"manifest\.json: manifest is not valid JSON"):
+    with pytest.raises(ManifestError, match=r"manifest\.json:1: manifest is not valid JSON"):
         Manifest.load(path)
     with pytest.raises(ManifestError, match="a manifest must be a JSON object, got list"):
         Manifest.from_json("[]")

@@ -25,6 +25,7 @@ import numpy as np
 import numpy.typing as npt
 
 from placeborag_core.backends.profile import NativeWhere, PayloadLayout
+from placeborag_core.errors import FilterError
 from placeborag_core.filters.clauses import (
     ALWAYS,
     NEVER,
@@ -36,6 +37,7 @@ from placeborag_core.filters.clauses import (
 from placeborag_core.filters.compiler import compile_filter
 from placeborag_core.filters.dialect import CORE_LOGIC_OPERATORS, FilterDialect
 from placeborag_core.filters.predicates import ColumnView, Predicate, RecordPredicate
+from placeborag_core.limits import MAX_FILTER_DEPTH
 
 __all__ = ["DIALECT", "read_qdrant_filter"]
 
@@ -143,6 +145,7 @@ def _as_list(value: Any) -> list[Any]:
 class _Reader:
     def __init__(self, payload: PayloadLayout) -> None:
         self.payload = payload
+        self.depth = 0
 
     def key(self, key: str) -> str | _Text | None:
         if key == self.payload.text_key:
@@ -231,6 +234,18 @@ class _Reader:
         raise NotImplementedError(f"qdrant condition {type(cond).__name__} is not supported")
 
     def filter(self, flt: Any, *, top: bool = False) -> Any:
+        self.depth += 1
+        try:
+            return self._filter(flt, top=top)
+        finally:
+            self.depth -= 1
+
+    def _filter(self, flt: Any, *, top: bool) -> Any:
+        if self.depth > MAX_FILTER_DEPTH:
+            raise FilterError(
+                f"the Qdrant filter nests more than {MAX_FILTER_DEPTH} filters (or contains "
+                "itself); the filter depth is limited to keep evaluation bounded"
+            )
         parts: list[Any] = []
         for cond in _as_list(flt.must):
             node = self.condition(cond)
