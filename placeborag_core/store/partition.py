@@ -230,17 +230,23 @@ class Partition:
 
     def _reserve(self, needed: int) -> None:
         capacity = self.matrix.shape[0]
-        if needed <= capacity:
+        if needed > capacity:
+            self._resize(max(capacity * 2, needed))
+
+    def _resize(self, wanted: int) -> None:
+        """Reallocate every per-row array to hold ``wanted`` rows (at least the rows in use and
+        the minimum capacity; whole row groups when grouped), if that changes its size."""
+        capacity = max(_MIN_CAPACITY, wanted, self.n_rows)
+        if self.grouped and capacity >= ROW_GROUP:
+            capacity = -(-capacity // ROW_GROUP) * ROW_GROUP
+        if capacity == self.matrix.shape[0]:
             return
-        new_capacity = max(_MIN_CAPACITY, capacity * 2, needed)
-        if self.grouped and new_capacity >= ROW_GROUP:
-            new_capacity = -(-new_capacity // ROW_GROUP) * ROW_GROUP
-        matrix = self._allocate(new_capacity)
+        matrix = self._allocate(capacity)
         matrix[: self.n_rows] = self.matrix[: self.n_rows]
         self.matrix = matrix
-        self.norms = _grow(self.norms, new_capacity, self.n_rows, fill=1.0)
-        self.live = _grow(self.live, new_capacity, self.n_rows)
-        self.id_hashes = _grow(self.id_hashes, new_capacity, self.n_rows)
+        self.norms = _grow(self.norms, capacity, self.n_rows, fill=1.0)
+        self.live = _grow(self.live, capacity, self.n_rows)
+        self.id_hashes = _grow(self.id_hashes, capacity, self.n_rows)
 
     def _allocate(self, capacity: int) -> npt.NDArray[np.float32]:
         if self.grouped:
@@ -267,20 +273,27 @@ class Partition:
         return removed
 
     def drop_orphans(self) -> None:
-        """Remove every orphan from the index, then compact."""
+        """Remove every orphan from the index, then compact and give spare capacity back: the
+        arrays shrink to the rows left (what ``FakeVectorStore.compact`` promises)."""
         for row in self.orphans.values():
             self._kill(row)
         self.orphans.clear()
         if self._dead:
             self._compact()
+        self._resize(self.n_rows)
 
     def _kill(self, row: int) -> None:
         self.live[row] = False
         self._dead += 1
 
     def _maybe_compact(self) -> None:
+        """Compact once more than half the rows (and over 1,024) are dead; then an array more
+        than four times larger than the rows left shrinks to twice their number, so memory
+        follows the records down without a copy on every delete."""
         if self._dead > max(1024, self.n_rows // 2):
             self._compact()
+            if self.matrix.shape[0] > 4 * max(self.n_rows, _MIN_CAPACITY):
+                self._resize(2 * self.n_rows)
 
     def _compact(self) -> None:
         keep = self.live_rows()

@@ -102,3 +102,19 @@ def test_large_appends_after_existing_rows_keep_every_vector(profile: str) -> No
     ids, _, _, matrix = store.snapshot()
     assert ids == [f"r{i:05d}" for i in range(5100)]
     assert np.array_equal(matrix, rows)
+
+
+def test_compact_gives_capacity_back() -> None:
+    store = FakeVectorStore()
+    angles = np.linspace(0.0, np.pi / 2, 4000)
+    store.upsert_many([(str(i), None, None, [np.cos(a), np.sin(a)]) for i, a in enumerate(angles)])
+    grown = _partition(store).matrix.shape[0]  # type: ignore[attr-defined]
+    store.delete([str(i) for i in range(3000)])  # 3000 dead rows: compacted on the way
+    assert _partition(store).matrix.shape[0] < grown  # type: ignore[attr-defined]
+    store.delete([str(i) for i in range(3000, 3900)])
+    store.compact()
+    partition = _partition(store)
+    assert partition.n_rows == 100  # type: ignore[attr-defined]
+    assert partition.matrix.shape[0] < 200  # type: ignore[attr-defined]
+    query = [np.cos(angles[3950]), np.sin(angles[3950])]
+    assert [m.id for m in store.query(query, k=1)] == ["3950"]
