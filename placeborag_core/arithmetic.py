@@ -56,6 +56,7 @@ __all__ = [
     "lattice_cosines",
     "lattice_directions",
     "norm32",
+    "row_parts",
     "squared_distances",
     "squared_norms",
 ]
@@ -72,8 +73,41 @@ _F32_NORMAL_MIN = 2.0**-126
 
 
 def _fsum_rows(terms: F64) -> F64:
-    """``math.fsum`` of each row: the correctly rounded sum of its exact terms."""
-    return np.array([math.fsum(row) for row in terms.tolist()], dtype=np.float64)
+    """The correctly rounded sum of each row of exact float64 terms: :func:`row_parts` reduces
+    each row to a few floats with the same exact sum, then ``math.fsum`` rounds them once."""
+    return np.array([math.fsum(row) for row in row_parts(terms).tolist()], dtype=np.float64)
+
+
+def row_parts(terms: F64) -> F64:
+    """A few floats per row whose sum is exactly the sum of the row of ``terms``.
+
+    Rump, Ogita and Oishi's error-free extraction ("Accurate floating-point summation part I",
+    SIAM J. Sci. Comput. 31, 2008, Lemma 3.3): with ``max|p_j| < 2**e``, ``2**M >= m + 2`` and
+    ``sigma = 2**(e + M)``, ``q_j = (sigma + p_j) - sigma`` and ``p_j - q_j`` are exact, every
+    ``q_j`` lies on the grid of multiples of ``2**(e + M - 53)`` and ``|sum q_j| < sigma``, so
+    the sum of the ``q_j`` is exact in any order (numpy's SIMD or pairwise order included). The
+    rest is at most ``2**(e + M - 53)``: each pass peels at least ``52 - M`` more bits, until
+    nothing is left. The terms must be far from underflow (here: products of float32 or split
+    float64 values, at least ``2**-330`` when not zero).
+    """
+    count, m = terms.shape
+    if count == 0 or m == 0:
+        return np.zeros((count, 1))
+    shift = max(1, math.ceil(math.log2(m + 2)))
+    rest = np.array(terms, dtype=np.float64)
+    parts = []
+    for _ in range(64):
+        top = np.abs(rest).max(axis=1)
+        if not top.any():
+            break
+        _, exponent = np.frexp(top)  # top < 2**exponent
+        sigma = np.where(top > 0, np.ldexp(1.0, exponent + shift), 0.0)[:, None]
+        grid = (sigma + rest) - sigma
+        rest -= grid
+        parts.append(grid.sum(axis=1))
+    else:  # not reached for finite terms; kept as a guard
+        raise ArithmeticError("row_parts did not converge")
+    return np.stack(parts, axis=1) if parts else np.zeros((count, 1))
 
 
 def expansion(terms: list[float]) -> list[float]:
@@ -151,9 +185,11 @@ def squared_distances(rows: F64, operand: Operand) -> F64:
                 for r in rows.tolist()
             ]
         )
-    terms = np.concatenate([rows * rows, -2.0 * operand.products(rows)], axis=1)
+    parts = np.concatenate(
+        [row_parts(rows * rows), -2.0 * row_parts(operand.products(rows))], axis=1
+    )
     extra = operand.squared_parts
-    return np.array([math.fsum(row + extra) for row in terms.tolist()], dtype=np.float64)
+    return np.array([math.fsum(row + extra) for row in parts.tolist()], dtype=np.float64)
 
 
 def cosine_of_pieces(d: F64, sv: F64, sq: float) -> F64:

@@ -76,7 +76,8 @@ class Formula:
         out: npt.NDArray[Any] = value
         for step in self.steps:
             if step == "float32":
-                out = out.astype(np.float32)
+                with np.errstate(over="ignore"):  # beyond float32: inf, as a float32 kernel
+                    out = out.astype(np.float32)
             elif step == "one_minus":
                 out = out.dtype.type(1) - out
             else:

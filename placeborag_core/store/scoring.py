@@ -35,6 +35,7 @@ Equal stored rows in a band are scored once.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -56,7 +57,7 @@ U32 = 2.0**-24
 _GATHER_BLOCK = 2048  # rows gathered and multiplied at a time (cache-sized temporaries)
 _GATHER_FRACTION = 0.3  # above this share of the rows, one product over all rows is cheaper
 _DEDUPE_FROM = 32  # bands at least this large score each distinct stored row once
-_HASH = (np.arange(1, 4097, dtype=np.uint64) * np.uint64(0x9E3779B97F4A7C15)) | np.uint64(1)
+_EXACT_BLOCK = 4096  # rows scored exactly at a time (float64 temporaries of a few MB)
 
 
 def reciprocal_norms(squared: F64) -> npt.NDArray[np.float32]:
@@ -165,7 +166,9 @@ def band_rows(part: Partition, query: ScoringQuery, rows: Rows | None, limit: in
     if part.norm_max * query.norm_bound >= 2.0**100 or query.norm_bound >= 2.0**100:
         return everything  # the float32 product could overflow: score every candidate exactly
     keys = _keys(part, query, rows)
-    t = float(np.partition(keys, count - limit)[count - limit])
+    # the limit-th largest key (selected from the front: numpy's introselect is slow near the
+    # end of an array full of equal values)
+    t = -float(np.partition(-keys, limit - 1)[limit - 1])
     b, delta = _bound(part, query)
     threshold = np.float64(t - (2 * b + delta) * (1 + 2.0**-20))
     selected = np.flatnonzero(keys >= threshold)
@@ -180,22 +183,33 @@ def exact_scores(part: Partition, query: ScoringQuery, rows: Rows) -> npt.NDArra
     formula = query.formula
     if query.zero and formula.kind != "l2":
         return formula.finish(np.zeros(len(rows)))  # every dot product and cosine is 0
-    return _per_distinct_row(part, rows, lambda r: formula.finish(_quantity(part, query, r)))
+    return _by_blocks(part, rows, lambda v: formula.finish(_quantity(query, v)), formula.reported)
 
 
 def cosines(part: Partition, query: ScoringQuery, rows: Rows) -> F64:
     """The exact cosine of each row with the query (lattice pairs: of their integer vectors)."""
     if query.zero:
         return np.zeros(len(rows))
-    return _per_distinct_row(part, rows, lambda r: _quantity(part, query, r, "cosine"))
+    return _by_blocks(part, rows, lambda v: _quantity(query, v, "cosine"), np.float64)
 
 
-def _quantity(part: Partition, query: ScoringQuery, rows: Rows, quantity: str | None = None) -> F64:
-    """The formula's exact quantity (or ``quantity``), correctly rounded to float64."""
+def _by_blocks(part: Partition, rows: Rows, score: Any, dtype: Any) -> npt.NDArray[Any]:
+    """``score`` of the stored vectors of ``rows``, gathered a block at a time."""
+    out = np.empty(len(rows), dtype=dtype)
+    for start in range(0, len(rows), _EXACT_BLOCK):
+        block = part.matrix[rows[start : start + _EXACT_BLOCK]]
+        out[start : start + len(block)] = _per_distinct_row(block, score)
+    return out
+
+
+def _quantity(
+    query: ScoringQuery, v32: npt.NDArray[np.float32], quantity: str | None = None
+) -> F64:
+    """The formula's exact quantity (or ``quantity``) of float32 rows, rounded to float64."""
     quantity = quantity or query.formula.quantity
-    out = np.empty(len(rows), dtype=np.float64)
-    v = part.matrix[rows].astype(np.float64)
-    floats = np.ones(len(rows), dtype=bool)
+    out = np.empty(len(v32), dtype=np.float64)
+    v = v32.astype(np.float64)
+    floats = np.ones(len(v), dtype=bool)
     if query.lattice is not None:
         k, found = arithmetic.lattice_directions(v)
         if found.any():
@@ -222,32 +236,28 @@ def _quantity(part: Partition, query: ScoringQuery, rows: Rows, quantity: str | 
     return out
 
 
-def _per_distinct_row(part: Partition, rows: Rows, score: Any) -> npt.NDArray[Any]:
-    """``score(rows)``, computed once per distinct stored vector when the band is large (equal
-    rows score equally by definition; found by a hash of their bits, verified bit for bit)."""
-    if len(rows) < _DEDUPE_FROM:
-        result: npt.NDArray[Any] = score(rows)
+@functools.lru_cache(maxsize=8)
+def _probe(width: int) -> npt.NDArray[np.float32]:
+    return np.random.default_rng(width).standard_normal(width).astype(np.float32)
+
+
+def _per_distinct_row(v32: npt.NDArray[np.float32], score: Any) -> npt.NDArray[Any]:
+    """``score(v32)``, computed once per distinct row when there are many rows: equal rows
+    score equally by definition. Rows are grouped by a float32 product with a fixed vector
+    (equal rows almost always get equal keys; a row that does not is merely scored on its own)
+    and each group is verified bit for bit."""
+    if len(v32) < _DEDUPE_FROM:
+        result: npt.NDArray[Any] = score(v32)
         return result
-    keys = np.empty(len(rows), dtype=np.uint64)
-    n = part.dimension
-    weights = _HASH[:n] if n <= len(_HASH) else np.resize(_HASH, n)
-    for start in range(0, len(rows), _GATHER_BLOCK):
-        bits = part.matrix[rows[start : start + _GATHER_BLOCK]].view(np.uint32)
-        keys[start : start + len(bits)] = (bits.astype(np.uint64) * weights).sum(axis=1)
+    keys = (v32 @ _probe(v32.shape[1])).view(np.uint32)
     _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
-    if len(first) == len(rows):
-        everyone: npt.NDArray[Any] = score(rows)
+    if len(first) == len(v32):
+        everyone: npt.NDArray[Any] = score(v32)
         return everyone
-    inverse = inverse.reshape(-1)
-    representative = first[inverse]
-    same = np.ones(len(rows), dtype=bool)
-    for start in range(0, len(rows), _GATHER_BLOCK):
-        stop = start + _GATHER_BLOCK
-        mine = part.matrix[rows[start:stop]].view(np.uint32)
-        theirs = part.matrix[rows[representative[start:stop]]].view(np.uint32)
-        same[start:stop] = (mine == theirs).all(axis=1)
+    representative = first[inverse.reshape(-1)]
+    same = (v32.view(np.uint32) == v32[representative].view(np.uint32)).all(axis=1)
     todo = np.union1d(first, np.flatnonzero(~same))
-    scored = score(rows[todo])
+    scored = score(v32[todo])
     out: npt.NDArray[Any] = scored[np.searchsorted(todo, representative)]
     if not same.all():
         odd = np.flatnonzero(~same)

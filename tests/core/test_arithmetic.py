@@ -73,6 +73,31 @@ def test_dot_norms_and_distances_are_the_exact_values_rounded_once(
         assert dists[i] == float(exact)
 
 
+@settings(max_examples=100)
+@given(
+    st.integers(1, 40).flatmap(
+        lambda m: st.lists(
+            st.lists(
+                st.builds(  # products of float32 (and split float64) values: 2**-330 to 2**260
+                    lambda f, e: math.ldexp(f, e),
+                    st.one_of(st.just(0.0), st.floats(0.5, 1), st.floats(-1, -0.5)),
+                    st.integers(-300, 250),
+                ),
+                min_size=m,
+                max_size=m,
+            ),
+            min_size=1,
+            max_size=4,
+        )
+    )
+)
+def test_row_parts_sum_exactly_to_the_rows(rows: list[list[float]]) -> None:
+    parts = arithmetic.row_parts(np.array(rows))
+    for row, found in zip(rows, parts.tolist(), strict=True):
+        assert sum(map(Fraction, found), Fraction(0)) == sum(map(Fraction, row), Fraction(0))
+        assert len(found) <= 20
+
+
 def test_rounding_ties_and_cancellation() -> None:
     big = 2.0**60
     # 2**60 + 1 - 2**60 is exactly 1 (cancellation); 2**53 + 1 is a tie, rounded to even
