@@ -56,6 +56,7 @@ __all__ = [
     "lattice_cosines",
     "lattice_directions",
     "norm32",
+    "pieces",
     "row_parts",
     "squared_distances",
     "squared_norms",
@@ -174,6 +175,29 @@ def squared_norms(rows: F64) -> F64:
     return _fsum_rows(rows * rows)
 
 
+def pieces(rows: F64, operand: Operand, *, norms: bool, distances: bool) -> tuple[F64, ...]:
+    """``dot(rows, operand)``, and if asked ``squared_norms(rows)`` and
+    ``squared_distances(rows, operand)``, from one exact reduction of each sum: the squared
+    distance is ``fsum`` of the parts of ``|v|**2``, ``-2`` times those of ``v.q``, and the
+    parts of ``|q|**2``."""
+    if operand.exotic:
+        dots = dot(rows, operand)
+        if not (norms or distances):
+            return (dots,)
+        return dots, squared_norms(rows), squared_distances(rows, operand)
+    dot_parts = row_parts(operand.products(rows))
+    dots = np.array([math.fsum(row) for row in dot_parts.tolist()], dtype=np.float64)
+    if not (norms or distances):
+        return (dots,)
+    norm_parts = row_parts(rows * rows)
+    squares = np.array([math.fsum(row) for row in norm_parts.tolist()], dtype=np.float64)
+    if not distances:
+        return dots, squares
+    extra = operand.squared_parts
+    both = np.concatenate([norm_parts, -2.0 * dot_parts], axis=1).tolist()
+    return dots, squares, np.array([math.fsum(row + extra) for row in both], dtype=np.float64)
+
+
 def squared_distances(rows: F64, operand: Operand) -> F64:
     """RN64 of the exact ``|v - q|**2`` of each float32-valued row: one ``fsum`` over the exact
     terms of ``|v|**2 - 2 v.q + |q|**2``."""
@@ -254,9 +278,9 @@ def _odd(value: np.float32) -> bool:
 # ---------------------------------------------------------------------------- lattice vectors
 
 
-def lattice_directions(x: F64) -> tuple[npt.NDArray[np.int64], Bools]:
-    """The integer vector ``k`` behind each row that is exactly a FakeEmbedder unit vector, and
-    whether one was found. A pure function of the rows' values.
+def lattice_directions(x: F64) -> tuple[F64, Bools]:
+    """The integer vector ``k`` (integer-valued float64) behind each row that is exactly a
+    FakeEmbedder unit vector, and whether one was found. A pure function of the rows' values.
 
     A row is recognised when it is bit for bit one of the forms an embedding takes:
     ``f = RN64(k_j * 0.5 / RN64(sqrt(sum(k**2) * 0.25)))`` (the embedder's float64 vector),
@@ -271,14 +295,14 @@ def lattice_directions(x: F64) -> tuple[npt.NDArray[np.int64], Bools]:
     """
     m, n = x.shape
     found = np.zeros(m, dtype=bool)
-    out = np.zeros((m, n), dtype=np.int64)
+    out = np.zeros((m, n), dtype=np.float64)
     if m == 0 or n == 0:
         return out, found
     unit = np.flatnonzero(np.abs(np.einsum("ij,ij->i", x, x) - 1.0) < 2.0**-10)
     if not len(unit):
         return out, found
     ax = np.abs(x[unit])
-    low = np.min(ax, axis=1, where=ax > 0, initial=np.inf)
+    low = np.where(ax > 0, ax, np.inf).min(axis=1)
     hopeful = np.isfinite(low) & (ax.max(axis=1) <= low * LATTICE_MAX)
     rows, low = unit[hopeful], low[hopeful]
     probe = x[rows, : min(32, n)]
@@ -292,9 +316,10 @@ def lattice_directions(x: F64) -> tuple[npt.NDArray[np.int64], Bools]:
             todo = rows[near]
             k = np.rint(x[todo] * scale[near][:, None])
             ok = _lattice_forms(k, x[todo])
-            out[todo[ok]] = k[ok].astype(np.int64)
+            out[todo[ok]] = k[ok]
             found[todo[ok]] = True
-            keep = ~np.isin(rows, todo[ok])
+            keep = np.ones(len(rows), dtype=bool)
+            keep[np.flatnonzero(near)[ok]] = False
             rows, low, probe = rows[keep], low[keep], probe[keep]
     return out, found
 
@@ -387,7 +412,7 @@ def cosine(a: Any, b: Any) -> float:
     y = np.asarray(b, dtype=np.float64)
     k, found = lattice_directions(np.stack([x, y]))
     if found.all():
-        kv, kq = k.astype(np.float64)
+        kv, kq = k
         return float(lattice_cosines(kv[None, :], np.array([kv @ kv]), kq, float(kq @ kq))[0])
     d, sx, sy = dot64(x, y), dot64(x, x), dot64(y, y)
     return float(cosine_of_pieces(np.array([d]), np.array([sx]), sy)[0])
@@ -408,8 +433,7 @@ def cosine_table(vectors: Any) -> F64:
     """The symmetric matrix of :func:`cosine` between every two rows of ``vectors``."""
     v = np.asarray(vectors, dtype=np.float64)
     m = len(v)
-    k, lattice = lattice_directions(v)
-    kf = k.astype(np.float64)
+    kf, lattice = lattice_directions(v)
     k_squared = np.einsum("ij,ij->i", kf, kf)
     squared = np.array([exact_dots(v[i : i + 1], v[i])[0] for i in range(m)])
     out = np.empty((m, m), dtype=np.float64)

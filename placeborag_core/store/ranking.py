@@ -70,9 +70,11 @@ class Ranker:
 
     def scores(
         self, part: Partition, vector: npt.NDArray[np.float64], rows: npt.NDArray[np.intp]
-    ) -> npt.NDArray[Any]:
-        """Step 5: the profile's numbers for ``rows``, exactly."""
-        return exact_scores(part, self.scoring_query(vector), rows)
+    ) -> tuple[npt.NDArray[Any], npt.NDArray[np.float64] | None]:
+        """Step 5: the profile's numbers for ``rows``, exactly, and the cosines when matches
+        need them (the cosine profile's score is its similarity)."""
+        wanted = not self._profile.variant.formula.is_cosine
+        return exact_scores(part, self.scoring_query(vector), rows, with_cosines=wanted)
 
     def rank(
         self,
@@ -81,18 +83,22 @@ class Ranker:
         predicate: Predicate,
         ids: Collection[str] | None,
         limit: int | None,
-    ) -> tuple[npt.NDArray[np.intp], npt.NDArray[Any]]:
-        """Steps 2-6: the best ``limit`` candidate rows (all if None) and their scores."""
+    ) -> tuple[npt.NDArray[np.intp], npt.NDArray[Any], npt.NDArray[np.float64] | None]:
+        """Steps 2-6: the best ``limit`` candidate rows (all if None), their scores and, when
+        the band was small enough to compute them on the way, their cosines."""
         pre = predicate if self._filter_mode == "pre" else None
         mask = self.candidates(part, vector, pre, ids)
         if not mask.any():
-            return np.empty(0, dtype=np.intp), np.empty(0)
+            return np.empty(0, dtype=np.intp), np.empty(0), None
         rows = None if mask.all() else np.flatnonzero(mask)
         query = self.scoring_query(vector)
         band = band_rows(part, query, rows, limit)
-        scores = exact_scores(part, query, band)
+        small = limit is not None and len(band) <= 2 * limit + 64
+        wanted = small and not self._profile.variant.formula.is_cosine
+        scores, sims = exact_scores(part, query, band, with_cosines=wanted)
         ordered = self.select(part, band, scores, limit)
-        return ordered, scores[np.searchsorted(band, ordered)]
+        at = np.searchsorted(band, ordered)
+        return ordered, scores[at], None if sims is None else sims[at]
 
     def select(
         self,
@@ -112,9 +118,11 @@ class Ranker:
         vector: npt.NDArray[np.float64],
         rows: npt.NDArray[np.intp],
         scores: npt.NDArray[Any],
+        cosines: npt.NDArray[np.float64] | None = None,
     ) -> list[Match]:
-        """Step 8: Match objects with copied text and metadata."""
-        sims = self.similarities(part, vector, rows, scores)
+        """Step 8: Match objects with copied text and metadata (``cosines``: of ``rows``, if
+        already known)."""
+        sims = self.similarities(part, vector, rows, scores, cosines)
         out = []
         for row, score, sim in zip(rows.tolist(), scores.tolist(), sims, strict=True):
             meta = part.metas[row]
@@ -128,6 +136,7 @@ class Ranker:
         vector: npt.NDArray[np.float64],
         rows: npt.NDArray[np.intp],
         scores: npt.NDArray[Any],
+        known: npt.NDArray[np.float64] | None = None,
     ) -> list[float]:
         """The cosine of each row with the query, rounded to float32 (the score itself when the
         profile reports the cosine)."""
@@ -135,5 +144,7 @@ class Ranker:
             return [float(s) for s in scores.tolist()]
         if len(rows) == 0:
             return []
-        sims = cosines(part, self.scoring_query(vector), rows).astype(np.float32)
+        if known is None:
+            known = cosines(part, self.scoring_query(vector), rows)
+        sims = known.astype(np.float32)
         return [float(s) for s in sims.tolist()]

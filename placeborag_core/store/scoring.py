@@ -35,6 +35,7 @@ Equal stored rows in a band are scored once.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -43,7 +44,7 @@ import numpy as np
 import numpy.typing as npt
 
 from placeborag_core import arithmetic
-from placeborag_core.backends.formulas import Formula
+from placeborag_core.backends.formulas import COSINE_F32, Formula
 
 if TYPE_CHECKING:
     from placeborag_core.store.partition import Partition
@@ -57,6 +58,7 @@ U32 = 2.0**-24
 _GATHER_BLOCK = 2048  # rows gathered and multiplied at a time (cache-sized temporaries)
 _GATHER_FRACTION = 0.3  # above this share of the rows, one product over all rows is cheaper
 _DEDUPE_FROM = 32  # bands at least this large score each distinct stored row once
+_COSINE = dataclasses.replace(COSINE_F32, steps=())
 _EXACT_BLOCK = 4096  # rows scored exactly at a time (float64 temporaries of a few MB)
 
 
@@ -178,61 +180,76 @@ def band_rows(part: Partition, query: ScoringQuery, rows: Rows | None, limit: in
 # ---------------------------------------------------------------------------- phase 2
 
 
-def exact_scores(part: Partition, query: ScoringQuery, rows: Rows) -> npt.NDArray[Any]:
-    """The formula's reported numbers for ``rows``, exactly (see the module docstring)."""
+def exact_scores(
+    part: Partition, query: ScoringQuery, rows: Rows, *, with_cosines: bool = False
+) -> tuple[npt.NDArray[Any], F64 | None]:
+    """The formula's reported numbers for ``rows``, exactly (see the module docstring), and if
+    asked the exact cosines too (computed from the same sums)."""
     formula = query.formula
-    if query.zero and formula.kind != "l2":
-        return formula.finish(np.zeros(len(rows)))  # every dot product and cosine is 0
-    return _by_blocks(part, rows, lambda v: formula.finish(_quantity(query, v)), formula.reported)
+    if query.zero and formula.kind != "l2":  # every dot product and cosine is 0
+        return formula.finish(np.zeros(len(rows))), np.zeros(len(rows)) if with_cosines else None
+    width = 2 if with_cosines else 1
+    both = _by_blocks(part, rows, lambda v: _quantity(query, v, with_cosines), width)
+    return formula.finish(both[:, 0]), both[:, 1] if with_cosines else None
 
 
 def cosines(part: Partition, query: ScoringQuery, rows: Rows) -> F64:
     """The exact cosine of each row with the query (lattice pairs: of their integer vectors)."""
     if query.zero:
         return np.zeros(len(rows))
-    return _by_blocks(part, rows, lambda v: _quantity(query, v, "cosine"), np.float64)
+    cosine = dataclasses.replace(query, formula=_COSINE)
+    return _by_blocks(part, rows, lambda v: _quantity(cosine, v, False), 1)[:, 0]
 
 
-def _by_blocks(part: Partition, rows: Rows, score: Any, dtype: Any) -> npt.NDArray[Any]:
+def _by_blocks(part: Partition, rows: Rows, score: Any, width: int) -> F64:
     """``score`` of the stored vectors of ``rows``, gathered a block at a time."""
-    out = np.empty(len(rows), dtype=dtype)
+    out = np.empty((len(rows), width), dtype=np.float64)
     for start in range(0, len(rows), _EXACT_BLOCK):
         block = part.matrix[rows[start : start + _EXACT_BLOCK]]
         out[start : start + len(block)] = _per_distinct_row(block, score)
     return out
 
 
-def _quantity(
-    query: ScoringQuery, v32: npt.NDArray[np.float32], quantity: str | None = None
-) -> F64:
-    """The formula's exact quantity (or ``quantity``) of float32 rows, rounded to float64."""
-    quantity = quantity or query.formula.quantity
-    out = np.empty(len(v32), dtype=np.float64)
+def _quantity(query: ScoringQuery, v32: npt.NDArray[np.float32], with_cosines: bool) -> F64:
+    """Rows of (the formula's exact quantity[, the cosine]), correctly rounded to float64."""
+    quantity = query.formula.quantity
+    out = np.empty((len(v32), 2 if with_cosines else 1), dtype=np.float64)
     v = v32.astype(np.float64)
     floats = np.ones(len(v), dtype=bool)
     if query.lattice is not None:
         k, found = arithmetic.lattice_directions(v)
         if found.any():
-            kv = k[found].astype(np.float64)
+            kv = k[found]
             c = arithmetic.lattice_cosines(
                 kv, np.einsum("ij,ij->i", kv, kv), query.lattice, query.lattice_squared
             )
-            out[found] = 2.0 - 2.0 * c if quantity == "squared_l2" else c
+            out[found, 0] = 2.0 - 2.0 * c if quantity == "squared_l2" else c
+            if with_cosines:
+                out[found, 1] = c
             floats = ~found
             v = v[floats]
     if not len(v):
         return out
     operand = query.operand
-    if quantity == "squared_l2":
-        out[floats] = arithmetic.squared_distances(v, operand)
-        return out
-    d = arithmetic.dot(v, operand)
+    found_pieces = arithmetic.pieces(
+        v,
+        operand,
+        norms=with_cosines or quantity in ("cosine", "squared_l2"),
+        distances=quantity == "squared_l2",
+    )
+    d = found_pieces[0]
+    if with_cosines or quantity == "cosine":
+        c = arithmetic.cosine_of_pieces(d, found_pieces[1], operand.squared)
+        if with_cosines:
+            out[floats, 1] = c
     if quantity == "dot":
-        out[floats] = d
+        out[floats, 0] = d
     elif quantity == "unit_dot":  # Qdrant: rows stored as unit vectors, the query divided by |q|
-        out[floats] = arithmetic.cosine_of_pieces(d, np.ones(len(d)), operand.squared)
+        out[floats, 0] = arithmetic.cosine_of_pieces(d, np.ones(len(d)), operand.squared)
+    elif quantity == "cosine":
+        out[floats, 0] = c
     else:
-        out[floats] = arithmetic.cosine_of_pieces(d, arithmetic.squared_norms(v), operand.squared)
+        out[floats, 0] = found_pieces[2]
     return out
 
 

@@ -35,12 +35,12 @@ def trace_rows(
     passes = allowed & predicate.mask(part)
     survives = passes & recall_keep_mask(query_hash(vector), part.id_hashes[:n], ranker.recall)
     live_rows = np.flatnonzero(live)
-    live_scores = ranker.scores(part, vector, live_rows)
+    live_scores, live_cosines = ranker.scores(part, vector, live_rows)
     scores = dict(zip(live_rows.tolist(), live_scores.tolist(), strict=True))
     sims = dict(
         zip(
             live_rows.tolist(),
-            ranker.similarities(part, vector, live_rows, live_scores),
+            ranker.similarities(part, vector, live_rows, live_scores, live_cosines),
             strict=True,
         )
     )

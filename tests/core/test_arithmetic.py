@@ -79,7 +79,7 @@ def test_dot_norms_and_distances_are_the_exact_values_rounded_once(
         lambda m: st.lists(
             st.lists(
                 st.builds(  # products of float32 (and split float64) values: 2**-330 to 2**260
-                    lambda f, e: math.ldexp(f, e),
+                    math.ldexp,
                     st.one_of(st.just(0.0), st.floats(0.5, 1), st.floats(-1, -0.5)),
                     st.integers(-300, 250),
                 ),
