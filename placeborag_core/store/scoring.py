@@ -88,7 +88,7 @@ class ScoringQuery:
         q32 = vector.astype(np.float32)
         values = q32.astype(np.float64) if formula.query == "float32" else vector
         operand = arithmetic.Operand(values)
-        k, found = arithmetic.lattice_directions(vector[None, :])
+        k, found = arithmetic.lattice_directions(values[None, :])  # as the engine sees it
         lattice = k[0].astype(np.float64) if found[0] else None
         return cls(
             formula,
