@@ -22,6 +22,7 @@ from typing import Any
 from placeborag_core.errors import FilterError
 from placeborag_core.filters.compiler import check_filter_depth
 from placeborag_core.filters.predicates import ColumnView, Predicate, RecordPredicate
+from placeborag_core.messages import shown
 
 __all__ = ["DOCUMENT_OPERATORS", "compile_document_filter"]
 
@@ -78,7 +79,7 @@ def _compile(expression: Any) -> Predicate:
         try:
             pattern = re.compile(operand)
         except re.error as error:
-            raise FilterError(f"Regex syntax error: {error} (pattern {operand!r})") from None
+            raise FilterError(f"Regex syntax error: {error} (pattern {shown(operand)})") from None
         return _Text(lambda text: pattern.search(text) is not None, negated)
     return _Text(lambda text: operand in text, negated)
 

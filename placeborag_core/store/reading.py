@@ -20,6 +20,7 @@ from placeborag_core.backends import Profile
 from placeborag_core.filters.compiler import compile_filter_or_callable
 from placeborag_core.filters.documents import compile_document_filter
 from placeborag_core.filters.predicates import Predicate, all_of
+from placeborag_core.messages import shown
 from placeborag_core.records import Match, Record, Trace
 from placeborag_core.store.faults import FailureQueue
 from placeborag_core.store.inputs import as_vector, check_namespace, check_record_id, id_collection
@@ -193,7 +194,7 @@ class ReadMethods:
         """
         plan = self._plan(None, where, where_document, namespace, ids=ids, call="get")
         if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int)):
-            raise TypeError(f"limit must be an int or None, got {limit!r}")
+            raise TypeError(f"limit must be an int or None, got {shown(limit)}")
         with self._lock:
             part = self._spaces.get(namespace)
             if part is None:
