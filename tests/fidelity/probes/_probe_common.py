@@ -1,0 +1,127 @@
+"""Helpers shared by the engine and integration probes (pgvector, Milvus, LanceDB, FAISS).
+
+Each probe is a standalone script: ``python tests/fidelity/probes/<name>.py``. It starts its engine
+in process, prints every fact it measures as ``ok   <fact-id>: <value>`` and exits 1 when a fact
+no longer holds (``FAIL <fact-id>: got ..., expected ...``). Scratch directories are removed and
+the PostgreSQL server is stopped on the way out, whatever happens.
+
+Fact ids match docs/engines/*.md and docs/integrations/new_integrations.md.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import os
+import shutil
+import sys
+import tempfile
+import time
+import warnings
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+_failures: list[str] = []
+
+Q = [1.0, 0.0, 0.0]
+"""The score query: every candidate formula gives each document below a different number."""
+
+DOCS: dict[str, list[float]] = {
+    "same": [1.0, 0.0, 0.0],
+    "twice": [2.0, 0.0, 0.0],
+    "c34": [3.0, 4.0, 0.0],
+    "diag": [0.6, 0.0, 0.8],
+    "ortho": [0.0, 1.0, 0.0],
+    "opp": [-1.0, 0.0, 0.0],
+}
+
+
+def check(fact: str, got: Any, want: Any) -> None:
+    """Print a fact and record a failure when ``got != want`` (floats compared exactly)."""
+    if _equal(got, want):
+        print(f"ok   {fact}: {got!r}")
+    else:
+        print(f"FAIL {fact}: got {got!r}, expected {want!r}")
+        _failures.append(fact)
+
+
+def check_close(fact: str, got: Sequence[float], want: Sequence[float], tol: float) -> None:
+    """Like :func:`check` for float lists, within ``tol``."""
+    ok = len(got) == len(want) and all(abs(a - b) <= tol for a, b in zip(got, want, strict=True))
+    if ok:
+        print(f"ok   {fact}: {list(got)!r} (within {tol:g})")
+    else:
+        print(f"FAIL {fact}: got {list(got)!r}, expected {list(want)!r} within {tol:g}")
+        _failures.append(fact)
+
+
+def _equal(a: Any, b: Any) -> bool:
+    if isinstance(a, float) and isinstance(b, float) and math.isnan(a) and math.isnan(b):
+        return True
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return len(a) == len(b) and all(_equal(x, y) for x, y in zip(a, b, strict=True))
+    return bool(a == b)
+
+
+def error_of(fn: Callable[[], Any], lines: int = 1) -> tuple[str, str] | None:
+    """(exception class name, first ``lines`` lines of its message) or None when fn succeeds."""
+    try:
+        fn()
+    except Exception as error:
+        text = "\n".join(str(error).strip().splitlines()[:lines])
+        return type(error).__name__, text
+    return None
+
+
+def finish(started: float) -> None:
+    """Print the verdict and the run time; exit 1 when a fact failed."""
+    took = time.perf_counter() - started
+    if _failures:
+        print(f"{len(_failures)} fact(s) changed: {', '.join(_failures)} ({took:.1f} s)")
+        sys.exit(1)
+    print(f"all facts hold ({took:.1f} s)")
+
+
+@contextlib.contextmanager
+def scratch_dir(prefix: str) -> Iterator[Path]:
+    """A temporary directory, removed afterwards."""
+    path = Path(tempfile.mkdtemp(prefix=f"placeborag-{prefix}-"))
+    try:
+        yield path
+    finally:
+        shutil.rmtree(path, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def postgres() -> Iterator[Any]:
+    """An in-process PostgreSQL with pgvector (pgserver), stopped and deleted afterwards.
+
+    pgserver keeps a lock file under the user runtime dir; it is pointed into the scratch dir
+    before pgserver is imported, so nothing is left behind. Yields the server handle
+    (``.get_uri()``, ``.psql()``); the extension ``vector`` is created.
+    """
+    with scratch_dir("pg") as root:
+        runtime = root / "runtime"
+        runtime.mkdir()
+        os.environ["XDG_RUNTIME_DIR"] = str(runtime)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            import pgserver
+
+        server = pgserver.get_server(root / "data", cleanup_mode="stop")
+        try:
+            server.psql("CREATE EXTENSION IF NOT EXISTS vector;")
+            yield server
+        finally:
+            server.cleanup()
+
+
+def last_line(text: str) -> str:
+    """The text an embedder is keyed on (LlamaIndex prefixes metadata lines to the node text)."""
+    return text.strip().rsplit("\n", 1)[-1].strip()
+
+
+def table_lookup(table: dict[str, list[float]], text: str) -> list[float]:
+    """The vector for ``text`` (its last line); unknown texts raise KeyError."""
+    return [float(x) for x in table[last_line(text)]]
