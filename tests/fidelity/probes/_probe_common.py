@@ -125,3 +125,26 @@ def last_line(text: str) -> str:
 def table_lookup(table: dict[str, list[float]], text: str) -> list[float]:
     """The vector for ``text`` (its last line); unknown texts raise KeyError."""
     return [float(x) for x in table[last_line(text)]]
+
+
+@contextlib.contextmanager
+def milvus() -> Iterator[Any]:
+    """A ``pymilvus.MilvusClient`` on a Milvus Lite file in a scratch dir, all released after.
+
+    Milvus Lite serves each ``.db`` path from a server it keeps until exit (milvus-lite 3: a gRPC
+    thread that flushes segments at exit; 2.5: a child process), so it is released explicitly
+    before the directory is removed.
+    """
+    import logging
+
+    from milvus_lite.server_manager import server_manager_instance
+    from pymilvus import MilvusClient
+
+    logging.disable(logging.CRITICAL)  # pymilvus logs every failed RPC with a traceback
+    with scratch_dir("milvus") as root:
+        client = MilvusClient(str(root / "m.db"))
+        try:
+            yield client
+        finally:
+            client.close()
+            server_manager_instance.release_all()
