@@ -148,3 +148,9 @@ def milvus() -> Iterator[Any]:
         finally:
             client.close()
             server_manager_instance.release_all()
+
+
+def check_error(fact: str, err: tuple[str, str] | None, cls: str, prefix: str) -> None:
+    """Check an :func:`error_of` result: its class name and the start of its message."""
+    got = None if err is None else (err[0], err[1][: len(prefix)])
+    check(fact, got, (cls, prefix))
