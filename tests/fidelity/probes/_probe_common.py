@@ -154,3 +154,64 @@ def check_error(fact: str, err: tuple[str, str] | None, cls: str, prefix: str) -
     """Check an :func:`error_of` result: its class name and the start of its message."""
     got = None if err is None else (err[0], err[1][: len(prefix)])
     check(fact, got, (cls, prefix))
+
+
+UNIT: dict[str, list[float]] = {
+    "q": [1.0, 0.0, 0.0, 0.0],
+    "a": [1.0, 0.0, 0.0, 0.0],
+    "b": [0.8, 0.6, 0.0, 0.0],
+    "c": [0.6, 0.8, 0.0, 0.0],
+    "d": [0.0, 1.0, 0.0, 0.0],
+    "e": [-0.6, 0.8, 0.0, 0.0],
+    "f": [-1.0, 0.0, 0.0, 0.0],
+    "big": [2.0, 0.0, 0.0, 0.0],
+    "tie": [0.0, 0.0, 1.0, 0.0],
+    "qtie": [0.0, 0.0, 0.6, 0.8],
+}
+"""Integration geometry (as in shared/reference/integrations.md): unit vectors with cos(q, a..f)
+= 1, .8, .6, 0, -.6, -1; ``big`` is 2a; every ``tie*`` text maps to ``tie``."""
+
+META: dict[str, dict[str, Any]] = {
+    "a": {"color": "red", "n": 1, "price": 1.5},
+    "b": {"color": "blue", "n": 2, "price": 2.5},
+    "c": {"color": "red", "n": 3, "price": 3.5},
+    "d": {"color": "green", "n": 4, "price": 4.5},
+    "e": {"color": "blue", "n": 5, "price": 5.5},
+    "f": {"color": "red", "n": 6, "price": 6.5},
+}
+
+
+def unit_vector(text: str) -> list[float]:
+    key = last_line(text)
+    return list(UNIT["tie" if key.startswith("tie") else key])
+
+
+def lc_embeddings() -> Any:
+    """A LangChain ``Embeddings`` over :data:`UNIT` (keyed on the text's last line)."""
+    from langchain_core.embeddings import Embeddings
+
+    class TableEmbeddings(Embeddings):
+        def embed_documents(self, texts: list[str]) -> list[list[float]]:
+            return [unit_vector(t) for t in texts]
+
+        def embed_query(self, text: str) -> list[float]:
+            return unit_vector(text)
+
+    return TableEmbeddings()
+
+
+def li_embedding() -> Any:
+    """A LlamaIndex ``BaseEmbedding`` over :data:`UNIT` (keyed on the text's last line)."""
+    from llama_index.core.embeddings import BaseEmbedding
+
+    class TableEmbedding(BaseEmbedding):
+        def _get_query_embedding(self, query: str) -> list[float]:
+            return unit_vector(query)
+
+        async def _aget_query_embedding(self, query: str) -> list[float]:
+            return unit_vector(query)
+
+        def _get_text_embedding(self, text: str) -> list[float]:
+            return unit_vector(text)
+
+    return TableEmbedding(model_name="table")
