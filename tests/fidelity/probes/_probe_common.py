@@ -142,7 +142,9 @@ def milvus() -> Iterator[Any]:
 
     logging.disable(logging.CRITICAL)  # pymilvus logs every failed RPC with a traceback
     with scratch_dir("milvus") as root:
-        client = MilvusClient(str(root / "m.db"))
+        # pymilvus <= 2.6.9 reads the first path segment of a file URI as the database name
+        # ("database 'tmp' does not exist"); db_name is harmless for later versions.
+        client = MilvusClient(str(root / "m.db"), db_name="default")
         try:
             yield client
         finally:
