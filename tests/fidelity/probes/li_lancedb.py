@@ -60,6 +60,19 @@ def main() -> None:
             str(vs.table.schema.field("metadata").type.field("n").type),
             "double",
         )
+        ne = LanceDBVectorStore(uri=uri, table_name="ne")
+        ne_index = VectorStoreIndex(
+            [
+                TextNode(text=t, id_=t, metadata={"color": c})
+                for t, c in (("a", "red"), ("b", "darkred"), ("c", "blue"))
+            ],
+            storage_context=StorageContext.from_defaults(vector_store=ne),
+            embed_model=li_embedding(),
+        )
+        got = ne_index.as_retriever(
+            similarity_top_k=5, filters=one("color", "red", Op.NE)
+        ).retrieve("q")
+        check("li-lancedb-ne-is-not-like-substring", [n.node.text for n in got], ["c"])
         writes(LanceDBVectorStore(uri=uri, table_name="w"))
     finish(STARTED)
 

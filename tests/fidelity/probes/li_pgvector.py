@@ -149,6 +149,12 @@ def retrieval(index: VectorStoreIndex, label: str) -> None:
         "(psycopg2.errors.InvalidTextRepresentation) invalid input syntax for type "
         'double precision: "red"',
     )
+    quote = run(one("color", "it's"))
+    check(
+        f"li-pgvector-filter-{label} value with a quote is pasted into SQL",
+        [quote[0], "syntax error" in quote[1]],
+        ["ProgrammingError", True],
+    )
     check_error(
         f"li-pgvector-filter-{label} NOT",
         run(
