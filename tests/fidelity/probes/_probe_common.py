@@ -142,9 +142,23 @@ def milvus() -> Iterator[Any]:
 
     logging.disable(logging.CRITICAL)  # pymilvus logs every failed RPC with a traceback
     with scratch_dir("milvus") as root:
+        # milvus-lite 2.5's server writes glog files (milvus.*.log.*) to /tmp unless told.
+        os.environ["GLOG_log_dir"] = str(root)  # noqa: SIM112 (glog reads this exact name)
         # pymilvus <= 2.6.9 reads the first path segment of a file URI as the database name
         # ("database 'tmp' does not exist"); db_name is harmless for later versions.
-        client = MilvusClient(str(root / "m.db"), db_name="default")
+        client = None
+        for attempt in range(3):
+            # milvus-lite 2.5.1 sometimes fails to start ("Open storage failed, err: disk I/O
+            # error" in its log; the client sees "Fail connecting to server on unix:...sock");
+            # a fresh .db path on the next attempt starts.
+            try:
+                client = MilvusClient(str(root / f"m{attempt}.db"), db_name="default")
+                break
+            except Exception as error:
+                print(f"note milvus start attempt {attempt + 1} failed: {str(error)[:100]}")
+                server_manager_instance.release_all()
+        if client is None:
+            raise RuntimeError("Milvus Lite did not start in 3 attempts")
         try:
             yield client
         finally:

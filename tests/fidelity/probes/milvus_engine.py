@@ -61,6 +61,7 @@ def main() -> None:
         scores(client)
         ties_and_listing(client)
         filters(client)
+        prefilter(client)
         errors_and_writes(client)
     finish(STARTED)
 
@@ -265,6 +266,14 @@ def filters(c: MilvusClient) -> None:
             ),
         ),
     )
+
+
+def prefilter(c: MilvusClient) -> None:
+    c.create_collection("pf", dimension=2, metric_type="L2", id_type="string", max_length=16)
+    near = [{"id": f"n{i}", "vector": [1.0, i * 0.001], "color": "blue"} for i in range(50)]
+    c.insert("pf", [*near, {"id": "far", "vector": [-1.0, 0.0], "color": "red"}])
+    got = [h["id"] for h in c.search("pf", [[1.0, 0.0]], limit=1, filter='color == "red"')[0]]
+    check("milvus-filter-is-prefilter", got, ["far"])
 
 
 def errors_and_writes(c: MilvusClient) -> None:
