@@ -6,7 +6,8 @@ takes exponential time on a text of a's; this engine, in pure Python on the stan
 answers the same boolean question Chroma asks (``Regex::is_match``: is there a match anywhere
 in the text) in time linear in the text:
 
-* :mod:`.syntax` parses the pattern the way ``regex-syntax`` does, with its error messages;
+* :mod:`.parser` (with :mod:`.scanner`) parses the pattern into the tree of :mod:`.syntax` the
+  way ``regex-syntax`` does, with its error messages;
 * :mod:`.translate` applies the flags (``i m s x U u R``), case folding and Unicode classes and
   gives the high-level form of :mod:`.hir`;
 * :mod:`.nfa` compiles that to a Thompson NFA of at most :data:`~.nfa.MAX_STATES` states
@@ -27,8 +28,9 @@ from functools import lru_cache
 from placeborag_core.filters.regex import hir
 from placeborag_core.filters.regex.dfa import LazyDfa
 from placeborag_core.filters.regex.nfa import compile_nfa
+from placeborag_core.filters.regex.parser import parse
 from placeborag_core.filters.regex.prefilter import analyse
-from placeborag_core.filters.regex.syntax import RegexError, parse
+from placeborag_core.filters.regex.syntax import RegexError
 from placeborag_core.filters.regex.translate import translate
 
 __all__ = ["SUPPORTED", "Regex", "RegexError", "compile_regex"]
