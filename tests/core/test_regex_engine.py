@@ -218,6 +218,7 @@ ERRORS: list[tuple[str, str, int | None]] = [
         None,
     ),
     ("\\p{Greek}", _UNSUPPORTED, 0),
+    ("a\ud800", "lone surrogate in the pattern (not encodable as UTF-8)", 1),
     (
         "(" * 251 + "a" + ")" * 251,
         "exceed the maximum number of nested parentheses/brackets (250)",

@@ -329,5 +329,11 @@ def _check_nesting(ast: Ast) -> None:
 
 
 def parse(pattern: str) -> Ast:
-    """Parse ``pattern`` into its syntax tree; raise :class:`RegexError` where Rust does."""
+    """Parse ``pattern`` into its syntax tree; raise :class:`RegexError` where Rust does.
+
+    A lone surrogate has no UTF-8 form, so no Rust pattern (and no Chroma request) can hold one.
+    """
+    for position, char in enumerate(pattern):
+        if "\ud800" <= char <= "\udfff":
+            raise RegexError("lone surrogate in the pattern (not encodable as UTF-8)", position)
     return Parser(pattern).parse()

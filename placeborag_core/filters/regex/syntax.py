@@ -1,7 +1,8 @@
 """The syntax tree of a pattern, after Rust's ``regex-syntax`` 0.8 AST, and the engine's error.
 
 :mod:`.parser` builds it (with :mod:`.scanner`), :mod:`.translate` turns it into :mod:`.hir`.
-Positions are character offsets into the pattern (Rust reports byte offsets)."""
+Positions are character offsets into the pattern (Rust reports byte offsets).
+"""
 
 from __future__ import annotations
 
