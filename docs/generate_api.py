@@ -196,13 +196,12 @@ def class_signature(cls: type) -> str:
         fields = [f for f in fields if f.name not in named]
         taken = named | {f.name for f in fields}
         parameters = positional + fields + [p for p in keyword if p.name not in taken]
-    elif init is None and not any(ours(owner) for owner in cls.__mro__[1:]):
-        try:
-            return signature_text(
-                list(inspect.signature(cls).parameters.values()), inspect.Signature.empty
-            )
-        except (TypeError, ValueError):
-            return "(...)"
+    elif init is None:
+        if all(ours(owner) or owner is object for owner in cls.__mro__):
+            return "()"
+        # A builtin or framework __init__ (exceptions, protocols): its signature differs
+        # between Python and framework versions.
+        return "(...)"
     return signature_text(parameters, inspect.Signature.empty)
 
 
