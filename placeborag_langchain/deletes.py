@@ -10,6 +10,7 @@ is True or (Chroma) None. Facts: `docs/integrations/langchain.md#lc-chroma-delet
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from placeborag_core import FakeVectorStore
@@ -24,8 +25,14 @@ class Deletes:
     """The deletes of one store over its core store, as its integration runs them."""
 
     def __init__(
-        self, core: FakeVectorStore, ids: DocumentIds, filters: StoreFilters, namespace: str
+        self,
+        core: FakeVectorStore,
+        ids: DocumentIds,
+        filters: StoreFilters,
+        namespace: str,
+        guard: Callable[[], None],
     ) -> None:
+        self._guard = guard
         self._core = core
         self._ids = ids
         self._facts = ids.facts
@@ -35,6 +42,7 @@ class Deletes:
     def delete(self, ids: Any, kwargs: dict[str, Any]) -> bool | None:
         """Delete `ids` (and/or what Chroma's filters in `kwargs` select); the integration's
         return value."""
+        self._guard()
         facts = self._facts
         ns = kwargs.pop("namespace", self._namespace)
         extra, extra_names = take_document_filters(facts, kwargs, ("where", "where_document"))

@@ -91,6 +91,19 @@ class PlaceboEmbeddings(Embeddings):
     def __repr__(self) -> str:
         return f"PlaceboEmbeddings(model_name={self.model_name!r}, dimensions={self.dimensions})"
 
+    def __reduce__(self) -> tuple[object, ...]:
+        """Pickled as its options (the core embedder holds caches and a lock): the copy embeds
+        every text to the same vector."""
+        core = self._embedder
+        options = (
+            core.model_name,
+            core.dimensions,
+            core.clusters or None,
+            core.cluster_match,
+            core.cluster_spread,
+        )
+        return (type(self), options)
+
 
 def core_embedder_of(embedding: object) -> FakeEmbedder | None:
     """The core embedder of `embedding` when it is our own embeddings with its methods untouched

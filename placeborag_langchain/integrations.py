@@ -50,6 +50,10 @@ class IntegrationFacts:
     Attributes:
         profile: the core profile name this row belongs to.
         integration: dotted name of the real class, for messages and docs.
+        class_name: the real class's own name, which LangChain reports for it (the retriever's
+            tags and its LangSmith ``ls_vector_store_provider``).
+        collection_deleted_error: message of the ValueError every call raises after
+            ``delete_collection()`` until ``reset_collection()`` (Chroma's own text).
         relevance: distance setting (see `distance_settings`) -> relevance function used by
             `similarity_search_with_relevance_scores` (and `similarity_score_threshold`).
         relevance_error: message of the ValueError for a setting without a relevance function.
@@ -64,7 +68,11 @@ class IntegrationFacts:
         normalize_l2_quiet: None when the integration has no `normalize_L2` option; otherwise
             the distance settings it is meant for: under any other setting the constructor
             warns (`normalize_l2_warning`) and normalises all the same, as FAISS does.
-        normalize_l2_warning: the UserWarning's message template ("{setting}").
+        normalize_l2_warning: the UserWarning's message template ("{setting}": the setting as
+            the integration shows it, `DistanceStrategy.COSINE` for the enum member).
+        unknown_setting_metric: the core metric of a distance setting the integration does not
+            know (FAISS: any value but MAX_INNER_PRODUCT builds an L2 index, and only the
+            relevance function then fails); None refuses unknown settings.
         score_type: converts the core's reported score to the integration's number type.
         filter_format: what `filter=` takes besides a callable (see `filters.py`): the core
             dict dialect as is, the engine's own filter object (with the payload layout the
@@ -117,14 +125,14 @@ class IntegrationFacts:
 
     profile: str
     integration: str
+    class_name: str
     relevance: Mapping[str, RelevanceFn]
     relevance_error: str
     distance_settings: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     threshold_keeps_higher: frozenset[str] | None = None
     normalize_l2_quiet: frozenset[str] | None = None
-    normalize_l2_warning: str = (
-        "Normalizing L2 is not applicable for metric type: DistanceStrategy.{setting}"
-    )
+    normalize_l2_warning: str = "Normalizing L2 is not applicable for metric type: {setting}"
+    unknown_setting_metric: str | None = None
     score_type: Callable[[float], float] = _python_float
     filter_format: FilterFormat = CORE_WHERE
     callable_filter_arg: Literal["document", "metadata"] = "document"
@@ -153,12 +161,17 @@ class IntegrationFacts:
     orphan_error: str | None = None
     document_filter: bool = False
     embedding_probes: frozenset[Literal["init", "mmr"]] = frozenset()
+    collection_deleted_error: str = (
+        "the collection was deleted (delete_collection()); call reset_collection() to create "
+        "an empty one"
+    )
 
 
 # placeborag's own clean conventions (no real integration to match).
 _DEFAULT = IntegrationFacts(
     profile="default",
     integration="placeborag (clean conventions)",
+    class_name="PlaceboVectorStore",
     relevance=MappingProxyType({"cosine": half_shifted_cosine_relevance}),
     relevance_error="no relevance function for metric {metric!r} under profile 'default'",
     document_filter=True,
@@ -179,6 +192,11 @@ _DEFAULT = IntegrationFacts(
 _CHROMA = IntegrationFacts(
     profile="chroma",
     integration="langchain_chroma.Chroma",
+    class_name="Chroma",
+    collection_deleted_error=(
+        "Chroma collection not initialized. Use `reset_collection` to re-create and initialize "
+        "the collection. "
+    ),
     relevance=MappingProxyType(
         {
             "l2": euclidean_relevance,
@@ -212,6 +230,7 @@ _CHROMA = IntegrationFacts(
 _QDRANT = IntegrationFacts(
     profile="qdrant",
     integration="langchain_qdrant.QdrantVectorStore",
+    class_name="QdrantVectorStore",
     relevance=MappingProxyType(
         {
             "cosine": half_shifted_cosine_relevance,
@@ -245,6 +264,7 @@ _QDRANT = IntegrationFacts(
 _FAISS = IntegrationFacts(
     profile="faiss",
     integration="langchain_community.vectorstores.FAISS",
+    class_name="FAISS",
     relevance=MappingProxyType(
         {
             "EUCLIDEAN_DISTANCE": euclidean_relevance,
@@ -263,6 +283,7 @@ _FAISS = IntegrationFacts(
         }
     ),
     threshold_keeps_higher=frozenset({"MAX_INNER_PRODUCT", "JACCARD"}),
+    unknown_setting_metric="l2",
     normalize_l2_quiet=frozenset({"EUCLIDEAN_DISTANCE"}),
     score_type=_numpy_float32,
     filter_format=FAISS_DICT,

@@ -13,6 +13,7 @@ candidate window, lambda convention and result order. Facts:
 from __future__ import annotations
 
 import operator
+from collections.abc import Callable
 from typing import Any, Literal
 
 from langchain_core.documents import Document
@@ -45,7 +46,9 @@ class Search:
         namespace: str,
         embedding: Embeddings,
         native: bool,
+        guard: Callable[[], None],
     ) -> None:
+        self._guard = guard
         self._core = core
         self._facts = facts
         self._distance = distance
@@ -72,6 +75,7 @@ class Search:
     ) -> list[Match]:
         """A similarity search for `method` (named in errors), `kwargs` being the call's
         extra keyword arguments."""
+        self._guard()
         facts = self._facts
         ns = kwargs.pop("namespace", self._namespace)
         fetch_k = kwargs.pop("fetch_k", None)
@@ -121,6 +125,7 @@ class Search:
     ) -> list[Match]:
         """A maximal-marginal-relevance search, `kwargs` being the call's extra keyword
         arguments."""
+        self._guard()
         facts = self._facts
         ns = kwargs.pop("namespace", self._namespace)
         extra, extra_names = take_document_filters(facts, kwargs, ("where_document",))
