@@ -99,8 +99,14 @@ def _text_embedding_pairs(text_embeddings: Any, method: str) -> tuple[list[str],
                 f"{method}() text_embeddings[{position}] must be a (text, embedding) pair, got "
                 f"{len(items)} items"
             )
+        vector = items[1]
+        if isinstance(vector, str | bytes) or not isinstance(vector, Iterable):
+            raise TypeError(
+                f"{method}() text_embeddings[{position}] embedding must be a sequence of "
+                f"numbers, got {type(vector).__name__}"
+            )
         texts.append(items[0])
-        vectors.append(items[1])
+        vectors.append(vector)
     if not texts:
         # FAISS unpacks zip(*pairs): ValueError for no pair at all.
         raise ValueError(
@@ -219,9 +225,9 @@ class IntegrationMethods(SearchMethods):
         self._guard.check()
         if not isinstance(new_name, str) or not new_name:
             raise TypeError(f"new_name must be a non-empty str, got {new_name!r}")
-        state = self._state()
-        state["options"]["collection_name"] = new_name
-        return self._restored(state, self._embedding, "fork()", {})
+        data = encode_state(self._state())
+        state = decode_state(data, "fork()")
+        return self._restored(state, self._embedding, "fork()", {"collection_name": new_name})
 
     def update_document(self, document_id: str, document: Document) -> None:
         """Update one document (Chroma): `update_documents([document_id], [document])`."""

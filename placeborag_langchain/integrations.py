@@ -100,6 +100,11 @@ class IntegrationFacts:
         delete_empty_error: message of the ValueError raised by `delete([])` (None: no-op).
         delete_missing_error: template of the ValueError raised when an id is missing (None:
             missing ids are ignored).
+        id_lookup_error: the exception type and message template ("{id}", "{type}", "{call}",
+            "{cls}") for an id of the wrong type in `delete` or a read by id: not a str where
+            the integration checks ids, not a str, int or UUID where the engine does (Qdrant's
+            client: "Incompatible point id type"); None: such an id simply matches nothing
+            (FAISS looks ids up as given).
         get_order: "request" (request order, duplicates repeated) or "storage" (listing order).
         get_duplicate_error: template of the error for a repeated id in get_by_ids (None: ok).
         get_empty_error: message of the ValueError for `get_by_ids([])` (None: returns []).
@@ -151,6 +156,10 @@ class IntegrationFacts:
     delete_none_error: str = "delete() needs ids"
     delete_empty_error: str | None = None
     delete_missing_error: str | None = None
+    id_lookup_error: tuple[type[Exception], str] | None = (
+        TypeError,
+        "ids must be str, got {type} {id!r} in {call}()",
+    )
     get_order: Literal["request", "storage"] = "request"
     get_duplicate_error: str | None = None
     get_empty_error: str | None = None
@@ -214,6 +223,7 @@ _CHROMA = IntegrationFacts(
     delete_returns=None,
     delete_none_error="At least one of ids, where, or where_document must be provided in delete.",
     delete_empty_error="Expected IDs to be a non-empty list, got 0 IDs in delete.",
+    id_lookup_error=(ValueError, "Expected ID to be a str, got {id} in {call}."),
     get_order="storage",
     get_duplicate_error="Expected IDs to be unique, found duplicates of: {dups} in get.",
     get_empty_error="Expected IDs to be a non-empty list, got 0 IDs in get.",
@@ -247,6 +257,7 @@ _QDRANT = IntegrationFacts(
     document_id=False,
     metadata_extras=True,
     id_checks="engine",
+    id_lookup_error=(TypeError, "Incompatible point id type: {cls}"),
     generated_id="hex",
     delete_none_error="Unsupported selector type: <class 'NoneType'>",
     delete_empty_error="Empty update request",
@@ -298,6 +309,7 @@ _FAISS = IntegrationFacts(
     delete_missing_error=(
         "Some specified ids do not exist in the current store. Ids not found: {ids}"
     ),
+    id_lookup_error=None,
     score_threshold="inclusive",
     strict_kwargs=False,
     orphan_error="Could not find document for id {id}, got ID {id} not found.",

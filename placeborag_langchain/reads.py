@@ -8,12 +8,13 @@ skipped. Facts: `docs/integrations/langchain.md#lc-chroma-get-by-ids-order`,
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from langchain_core.documents import Document
 
 from placeborag_core import FakeVectorStore
+from placeborag_langchain.arguments import checked_namespace
 from placeborag_langchain.chroma_get import chroma_get
 from placeborag_langchain.filters import StoreFilters
 from placeborag_langchain.ids import DocumentIds
@@ -39,8 +40,9 @@ class Reads:
     def by_ids(self, ids: Sequence[Any], namespace: str) -> list[Document]:
         """The Documents of `ids` that exist, in the integration's order."""
         self._guard()
-        if isinstance(ids, str | bytes) or not isinstance(ids, Iterable):
+        if isinstance(ids, str | bytes | Mapping) or not isinstance(ids, Iterable):
             raise TypeError(f"get_by_ids() ids must be a list of ids, got {type(ids).__name__}")
+        checked_namespace(namespace)
         core_ids = self._ids.for_get(list(ids))
         if self._ids.facts.get_order == "storage":
             wanted = set(core_ids)
@@ -65,6 +67,7 @@ class Reads:
     ) -> dict[str, Any]:
         """Chroma's `get`; `where` is a metadata filter in the integration's format."""
         self._guard()
+        checked_namespace(namespace)
         translated = self._filters.translate(where, "metadata")
         if translated.ids is not None:
             raise TypeError("get(where=...) takes metadata filters only")

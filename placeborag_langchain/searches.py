@@ -20,7 +20,12 @@ from langchain_core.documents import Document
 from langchain_core.embeddings import Embeddings
 
 from placeborag_core import FakeVectorStore, Match
-from placeborag_langchain.arguments import reject_unknown, take_document_filters
+from placeborag_langchain.arguments import (
+    checked_namespace,
+    checked_threshold,
+    reject_unknown,
+    take_document_filters,
+)
 from placeborag_langchain.distance import DistanceOptions
 from placeborag_langchain.filters import StoreFilters
 from placeborag_langchain.integrations import IntegrationFacts
@@ -77,9 +82,11 @@ class Search:
         extra keyword arguments."""
         self._guard()
         facts = self._facts
-        ns = kwargs.pop("namespace", self._namespace)
+        ns = checked_namespace(kwargs.pop("namespace", self._namespace))
         fetch_k = kwargs.pop("fetch_k", None)
-        threshold = kwargs.pop("score_threshold", None) if facts.score_threshold else None
+        threshold = None
+        if facts.score_threshold:
+            threshold = checked_threshold(kwargs.pop("score_threshold", None))
         extra, extra_names = take_document_filters(facts, kwargs, ("where_document",))
         accepted = (
             ("k", "filter", *_SEARCH_KWARGS)
@@ -127,7 +134,12 @@ class Search:
         arguments."""
         self._guard()
         facts = self._facts
-        ns = kwargs.pop("namespace", self._namespace)
+        ns = checked_namespace(kwargs.pop("namespace", self._namespace))
+        if isinstance(lambda_mult, bool) or not isinstance(lambda_mult, int | float):
+            raise TypeError(
+                f"lambda_mult must be a number in [0, 1], got {type(lambda_mult).__name__} "
+                f"{lambda_mult!r}"
+            )
         extra, extra_names = take_document_filters(facts, kwargs, ("where_document",))
         accepted = ("k", "fetch_k", "lambda_mult", "filter", *extra_names)
         reject_unknown(facts, kwargs, "max_marginal_relevance_search", accepted)

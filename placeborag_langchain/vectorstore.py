@@ -254,7 +254,10 @@ class PlaceboVectorStore(IntegrationMethods):
                 f"distance_strategy={setting} needs metric {metric!r}; the given store has "
                 f"{core.profile.metric!r}"
             )
-        native = core_embedder_of(embedding) is not None
+        # Texts go to the core as text only when the core embeds with this very embedder (a
+        # wrapped store may hold another one: then its vectors come from `embedding`).
+        own = core_embedder_of(embedding)
+        native = own is not None and own is core.embedder
         self._embedding = embedding
         self._store = core
         self._facts: IntegrationFacts = facts

@@ -16,7 +16,7 @@ from langchain_core.documents import Document
 from langchain_core.embeddings import Embeddings
 
 from placeborag_core import FakeVectorStore
-from placeborag_core.store.inputs import check_namespace
+from placeborag_langchain.arguments import checked_namespace
 from placeborag_langchain.collection import IdOrdinals
 from placeborag_langchain.distance import DistanceOptions
 from placeborag_langchain.ids import DocumentIds, generated_id, repeated
@@ -194,8 +194,7 @@ class Writes:
 
     def _take(self, documents: Any, kwargs: dict[str, Any]) -> tuple[list[Document], Any, str]:
         ids = kwargs.pop("ids", None)
-        ns = kwargs.pop("namespace", self._namespace)
-        check_namespace(ns)
+        ns = checked_namespace(kwargs.pop("namespace", self._namespace))
         documents = checked_documents(documents)
         resolve_ids(documents, ids)  # the shape of ids, checked before anything is embedded
         return documents, ids, ns
@@ -270,7 +269,7 @@ class Writes:
         metadata (merged under the chroma profile, as Chroma's update merges) and vectors;
         ids that do not exist are ignored. Checked with Chroma's messages first."""
         id_list, docs = checked_update(ids, documents, vectors)
-        check_namespace(ns)
+        checked_namespace(ns)
         with self.ordinals.lock:
             self._guard()
             keep = [n for n, i in enumerate(id_list) if self._core.get(i, namespace=ns) is not None]
@@ -288,7 +287,7 @@ def checked_update(
 ) -> tuple[list[str], list[Document]]:
     """`update_documents` arguments checked as Chroma checks them (its messages)."""
     docs = checked_documents(documents, "update_documents")
-    if isinstance(ids, str | bytes) or not isinstance(ids, Iterable):
+    if isinstance(ids, str | bytes | Mapping) or not isinstance(ids, Iterable):
         raise TypeError(f"update_documents() ids must be a list of str, got {type(ids).__name__}")
     id_list = list(ids)
     if not docs:
