@@ -22,7 +22,7 @@ import pytest
 from langchain_core.documents import Document
 
 from placeborag_core import FakeVectorStore, FilterError, RetrievalTimeout
-from placeborag_langchain import PlaceboEmbeddings, PlaceboVectorStore
+from placeborag_langchain import CannedRetriever, PlaceboEmbeddings, PlaceboVectorStore
 from placeborag_langchain.integration_methods import NeedsRealClientError
 from placeborag_langchain.persistence import StoreFileError
 
@@ -30,6 +30,7 @@ pytestmark = pytest.mark.filterwarnings("ignore:Relevance scores must be between
 
 PROFILES = ["default", "chroma", "qdrant", "faiss"]
 TEXTS = ["refund policy", "shipping times", "refund window", "privacy notice"]
+DOC = Document(page_content="canned")
 
 
 def emb() -> PlaceboEmbeddings:
@@ -502,3 +503,30 @@ def test_from_texts_refuses_before_building_anything() -> None:
         PlaceboVectorStore.from_texts(["a", None], emb(), profile="qdrant", collection_name="x9")  # type: ignore[list-item]
     with pytest.raises(ValueError, match="Collection x9 not found"):
         PlaceboVectorStore.from_existing_collection("x9", emb())
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "message"),
+    [
+        (lambda: emb().embed_documents(None), TypeError, "expects a list of str, got NoneType"),  # type: ignore[arg-type]
+        (lambda: emb().embed_documents({"a": 1}), TypeError, "got dict"),  # type: ignore[arg-type]
+        (lambda: emb().embed_documents(b"ab"), TypeError, "single bytes"),  # type: ignore[arg-type]
+        (
+            lambda: CannedRetriever(responses={1: []}),
+            TypeError,
+            "responses keys must be query texts",
+        ),
+        (lambda: CannedRetriever(responses=[DOC]), TypeError, "responses must be a dict"),
+        (lambda: CannedRetriever(responses={"q": DOC}), TypeError, "got Document"),
+        (lambda: CannedRetriever(responses={"\ud800": [DOC]}), ValueError, "not valid Unicode"),
+        (lambda: CannedRetriever([DOC], score_key=3), TypeError, "score_key must be a str"),  # type: ignore[arg-type]
+        (lambda: CannedRetriever([DOC], bogus=1), TypeError, "unexpected keyword argument.*bogus"),
+        (lambda: CannedRetriever([DOC]).invoke(None), TypeError, "query must be a str"),  # type: ignore[arg-type]
+        (lambda: CannedRetriever.from_context_state(3), TypeError, "state must be a context state"),
+    ],
+)
+def test_embeddings_and_canned_retriever_refuse_malformed_input(
+    call: Any, error: type[Exception], message: str
+) -> None:
+    with pytest.raises(error, match=message):
+        call()
