@@ -13,6 +13,7 @@ naming it. The full table: `docs/integrations/langchain-parity.md`.
 
 from __future__ import annotations
 
+import base64
 import warnings
 import weakref
 from collections.abc import Callable, Iterable, Mapping
@@ -172,6 +173,11 @@ class IntegrationMethods(SearchMethods):
         raise ValueError(
             "Sparse embeddings are `None`. Please set using the `sparse_embedding` parameter."
         )
+
+    @staticmethod
+    def encode_image(uri: str) -> str:
+        """Chroma's helper: the file at `uri` as base64 text."""
+        return base64.b64encode(Path(uri).read_bytes()).decode("utf-8")
 
     def hybrid_search(self, search: Any) -> list[Document]:
         """Chroma's hybrid search: NotImplementedError (needs Chroma's Search and sparse

@@ -123,6 +123,12 @@ class IntegrationFacts:
         document_filter: whether searches accept `where_document=` (Chroma's filter on the
             document text, evaluated by the core with the metadata filter) and `delete` accepts
             `where=`/`where_document=` filters instead of, or with, ids.
+        search_offset: whether searches take `offset=` (Qdrant: skip that many results, after
+            `score_threshold`); MMR then also takes `score_threshold` (only candidates above it
+            are considered, as Qdrant's engine does).
+        ignored_search_kwargs: search keyword arguments the integration names in its
+            signature but that change nothing for a store in memory (Qdrant's `search_params`,
+            `consistency`, and `hybrid_fusion` outside hybrid mode): accepted, unused.
         embedding_probes: when the integration calls `embed_documents(["dummy_text"])` to learn
             the dimension (langchain-qdrant: in the constructor and before a text MMR search),
             which a counting embedder can see.
@@ -170,6 +176,8 @@ class IntegrationFacts:
     orphan_error: str | None = None
     document_filter: bool = False
     embedding_probes: frozenset[Literal["init", "mmr"]] = frozenset()
+    search_offset: bool = False
+    ignored_search_kwargs: tuple[str, ...] = ()
     collection_deleted_error: str = (
         "the collection was deleted (delete_collection()); call reset_collection() to create "
         "an empty one"
@@ -264,6 +272,8 @@ _QDRANT = IntegrationFacts(
     mmr_lambda_inverted=True,
     score_threshold="strict",
     embedding_probes=frozenset({"init", "mmr"}),
+    search_offset=True,
+    ignored_search_kwargs=("search_params", "consistency", "hybrid_fusion"),
 )
 
 # docs/integrations/langchain.md: lc-faiss-score-l2, lc-faiss-relevance-l2, lc-faiss-mip,

@@ -35,6 +35,15 @@ __all__ = ["Search"]
 _SEARCH_KWARGS = ("namespace", "fetch_k")
 
 
+def _checked_offset(offset: Any) -> int:
+    """Qdrant's `offset`: an int >= 0 (TypeError or ValueError naming it)."""
+    if isinstance(offset, bool) or not isinstance(offset, int):
+        raise TypeError(f"offset must be an int >= 0, got {type(offset).__name__} {offset!r}")
+    if offset < 0:
+        raise ValueError(f"offset must be an int >= 0, got {offset}")
+    return offset
+
+
 class Search:
     """The searches of one store over its core store, as its integration runs them.
 
@@ -87,19 +96,25 @@ class Search:
         threshold = None
         if facts.score_threshold:
             threshold = checked_threshold(kwargs.pop("score_threshold", None))
+        offset = _checked_offset(kwargs.pop("offset", 0)) if facts.search_offset else 0
+        for name in facts.ignored_search_kwargs:
+            kwargs.pop(name, None)
         extra, extra_names = take_document_filters(facts, kwargs, ("where_document",))
         accepted = (
             ("k", "filter", *_SEARCH_KWARGS)
             + (("score_threshold",) if facts.score_threshold else ())
+            + (("offset",) if facts.search_offset else ())
+            + facts.ignored_search_kwargs
             + extra_names
         )
         reject_unknown(facts, kwargs, method, accepted)
         translated = self._filters.translate(flt)
         if fetch_k is None and flt is not None:
             fetch_k = facts.default_fetch_k
+        wanted = k + offset if isinstance(k, int) and not isinstance(k, bool) else k
         matches = self._core.query(
             self._distance.unit_query(query),
-            k,
+            wanted,
             where=self._filters.where(translated),
             namespace=ns,
             ids=translated.ids,
@@ -108,7 +123,7 @@ class Search:
         )
         if threshold is not None:
             matches = self._threshold(matches, threshold)
-        return matches
+        return matches[offset:] if offset else matches
 
     def _threshold(self, matches: list[Match], threshold: float) -> list[Match]:
         higher = self._distance.keeps_higher(self._facts, self._core.profile)
@@ -140,20 +155,39 @@ class Search:
                 f"lambda_mult must be a number in [0, 1], got {type(lambda_mult).__name__} "
                 f"{lambda_mult!r}"
             )
+        threshold = None
+        if facts.search_offset:  # Qdrant's MMR takes score_threshold too
+            threshold = checked_threshold(kwargs.pop("score_threshold", None))
+        for name in facts.ignored_search_kwargs:
+            kwargs.pop(name, None)
         extra, extra_names = take_document_filters(facts, kwargs, ("where_document",))
-        accepted = ("k", "fetch_k", "lambda_mult", "filter", *extra_names)
+        accepted = (
+            ("k", "fetch_k", "lambda_mult", "filter")
+            + (("score_threshold",) if facts.search_offset else ())
+            + facts.ignored_search_kwargs
+            + extra_names
+        )
         reject_unknown(facts, kwargs, "max_marginal_relevance_search", accepted)
         translated = self._filters.translate(flt)
         if flt is not None:
             fetch_k *= facts.mmr_filter_window
+        vector = self._distance.unit_query(query)
+        where = self._filters.where(translated)
+        ids = translated.ids
+        if threshold is not None:
+            # Only the candidates above the threshold take part (Qdrant's engine).
+            nearest = self._core.query(
+                vector, fetch_k, where=where, namespace=ns, ids=ids, fetch_k=fetch_k
+            )
+            ids = frozenset(m.id for m in self._threshold(nearest, threshold))
         return self._core.max_marginal_relevance(
-            self._distance.unit_query(query),
+            vector,
             k,
             fetch_k=fetch_k,
             lambda_mult=1.0 - lambda_mult if facts.mmr_lambda_inverted else lambda_mult,
-            where=self._filters.where(translated),
+            where=where,
             namespace=ns,
-            ids=translated.ids,
+            ids=ids,
             order=facts.mmr_order,
             where_document=extra["where_document"],
         )

@@ -381,6 +381,38 @@ def _models() -> Any:
     return models
 
 
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"k": 2, "offset": 1},
+        {"k": 3, "offset": 1, "score_threshold": 0.3},
+        {"k": 2, "offset": 9},
+        {"k": 2, "search_params": None, "consistency": None, "hybrid_fusion": None},
+    ],
+)
+def test_qdrant_search_arguments_match(kwargs: dict[str, Any]) -> None:
+    real, ours = qdrant_pair()
+    theirs = real.similarity_search_with_score("refund", **kwargs)
+    mine = ours.similarity_search_with_score("refund", **kwargs)
+    assert docs_of(mine) == docs_of(theirs)
+    np.testing.assert_allclose([s for _, s in mine], [s for _, s in theirs], atol=2.5e-7)
+
+
+@pytest.mark.parametrize("threshold", [None, 0.3, 0.6, 2.0])
+def test_qdrant_mmr_score_threshold_matches(threshold: float | None) -> None:
+    """Only candidates above the threshold take part. lambda_mult=0 (diversity 0: relevance
+    order) keeps the comparison about the candidates, not about MMR's arithmetic."""
+    real, ours = qdrant_pair()
+    query = _embeddings().embed_query("refund")
+    kwargs = {"k": 3, "fetch_k": 5, "lambda_mult": 0.0, "score_threshold": threshold}
+    theirs = real.max_marginal_relevance_search_with_score_by_vector(query, **kwargs)
+    mine = ours.max_marginal_relevance_search_with_score_by_vector(query, **kwargs)
+    assert docs_of(mine) == docs_of(theirs)
+    assert docs_of(ours.max_marginal_relevance_search("refund", **kwargs)) == docs_of(
+        real.max_marginal_relevance_search("refund", **kwargs)
+    )
+
+
 def test_qdrant_client_needs_a_real_server() -> None:
     real, ours = qdrant_pair()
     assert real.client is not None

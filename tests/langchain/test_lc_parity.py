@@ -358,6 +358,20 @@ def test_what_needs_a_client_is_not_an_attribute() -> None:
         store.hybrid_search(object())
 
 
+def test_qdrant_offset_skips_results_after_the_threshold() -> None:
+    store = filled("qdrant")
+    ranked = [d.page_content for d in store.similarity_search("refund", k=4)]
+    assert [d.page_content for d in store.similarity_search("refund", k=2, offset=1)] == ranked[1:3]
+    assert store.similarity_search("refund", k=2, offset=9) == []
+    assert store.similarity_search("refund", k=2, search_params=object(), consistency=1)
+
+
+def test_encode_image_is_base64_of_the_file(tmp_path: Path) -> None:
+    image = tmp_path / "pixel.png"
+    image.write_bytes(b"\x89PNG")
+    assert PlaceboVectorStore.encode_image(str(image)) == "iVBORw=="
+
+
 def test_from_existing_collection_shares_the_records() -> None:
     first = PlaceboVectorStore.from_texts(
         TEXTS, emb(), profile="qdrant", collection_name="parity-shared"
@@ -463,6 +477,10 @@ for _ in range(150):
         ("faiss", lambda s: s.merge_from(filled("chroma")), ValueError, "same type"),
         ("default", lambda s: s.save_local("/tmp", index_name=""), TypeError, "index_name"),
         ("default", lambda s: s.fork(""), TypeError, "new_name"),
+        ("qdrant", lambda s: s.similarity_search("a", offset=-1), ValueError, "offset must be an int >= 0"),
+        ("qdrant", lambda s: s.similarity_search("a", offset="1"), TypeError, "offset must be an int"),
+        ("qdrant", lambda s: s.max_marginal_relevance_search("a", score_threshold=[1]), TypeError, "score_threshold"),
+        ("chroma", lambda s: s.similarity_search("a", offset=1), TypeError, "unexpected keyword argument"),
     ],
 )  # fmt: skip
 def test_malformed_input_raises_before_anything_changes(
