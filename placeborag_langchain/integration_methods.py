@@ -564,14 +564,18 @@ class IntegrationMethods(SearchMethods):
                     "you want to reuse it. If you want to recreate the collection, set "
                     "`force_recreate` parameter to `True`."
                 )
-        return PlaceboVectorStore.from_core_store(
+        # langchain-qdrant embeds ["dummy_text"] once, to validate the width, or not at all.
+        store: PlaceboVectorStore = PlaceboVectorStore.__new__(PlaceboVectorStore)
+        store._wrap(
             core,
             namespace=existing.namespace,
             embedding=embedding,
             collection_name=collection_name,
             content_payload_key=options.content_payload_key,
             metadata_payload_key=options.metadata_payload_key,
+            probe=False,
         )
+        return store
 
 
 def _unpickle(

@@ -243,8 +243,10 @@ class PlaceboVectorStore(IntegrationMethods):
         normalize_L2: bool = False,  # noqa: N803 - FAISS's own spelling
         content_payload_key: str = "page_content",
         metadata_payload_key: str = "metadata",
+        probe: bool = True,
     ) -> None:
-        """Set the store up over `core`."""
+        """Set the store up over `core` (`probe`: make the integration's construction-time
+        embedding call, where it has one)."""
         embedding = _checked(embedding, namespace, collection_name, relevance_score_fn)
         facts = integration_for(core.profile.name)
         filter_format = _payload_format(facts, content_payload_key, metadata_payload_key)
@@ -290,7 +292,8 @@ class PlaceboVectorStore(IntegrationMethods):
         )
         self._deletes = Deletes(core, ids, filters, namespace, guard)
         self._reads = Reads(core, ids, filters, guard)
-        self._search.probe_embedding("init")
+        if probe:
+            self._search.probe_embedding("init")
         self._register_collection()
 
     def _document(self, record_id: str, text: str | None, metadata: Mapping[str, Any]) -> Document:

@@ -372,11 +372,28 @@ def test_encode_image_is_base64_of_the_file(tmp_path: Path) -> None:
     assert PlaceboVectorStore.encode_image(str(image)) == "iVBORw=="
 
 
+class CountingEmbeddings(PlaceboEmbeddings):
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        self.calls: list[list[str]] = []
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        self.calls.append(list(texts))
+        return super().embed_documents(texts)
+
+
 def test_from_existing_collection_shares_the_records() -> None:
     first = PlaceboVectorStore.from_texts(
         TEXTS, emb(), profile="qdrant", collection_name="parity-shared"
     )
-    second = PlaceboVectorStore.from_existing_collection("parity-shared", emb())
+    counted = CountingEmbeddings(dimensions=16)
+    second = PlaceboVectorStore.from_existing_collection("parity-shared", counted)
+    assert counted.calls == [["dummy_text"]]  # one width check, as langchain-qdrant makes
+    unchecked = CountingEmbeddings(dimensions=16)
+    PlaceboVectorStore.from_existing_collection(
+        "parity-shared", unchecked, validate_collection_config=False
+    )
+    assert unchecked.calls == []
     assert second.core_store is first.core_store
     new = second.add_texts(["added"])
     assert first.get_by_ids(new)[0].page_content == "added"
