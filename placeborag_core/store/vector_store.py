@@ -226,6 +226,12 @@ class FakeVectorStore(ReadMethods):
         with self._lock:
             self._failures.arm(RetrievalTimeout if error is None else error, times)
 
+    def armed_failures(self) -> list[tuple[BaseException | type[BaseException], int]]:
+        """The failures :meth:`fail_next_query` armed that have not fired yet, first to fire
+        first: ``(error, times)`` as they would be armed again (for saving a store)."""
+        with self._lock:
+            return self._failures.armed()
+
     # ------------------------------------------------------------------ size and representation
 
     def __len__(self) -> int:
