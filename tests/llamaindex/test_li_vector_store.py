@@ -384,10 +384,26 @@ def test_query_without_embedding_lists_filtered_nodes(profile, score):
     assert result.similarities == (None if score is None else [score, score])
 
 
-@pytest.mark.parametrize("mode", ["hybrid", "sparse", "svm", "text_search"])
-def test_other_query_modes_raise(mode):
-    with pytest.raises(ValueError, match=r"Invalid query mode: .*supports 'default', 'mmr'"):
+@pytest.mark.parametrize(
+    "mode",
+    [
+        "hybrid",
+        "sparse",
+        "text_search",
+        "semantic_hybrid",
+        "svm",
+        "logistic_regression",
+        "linear_regression",
+    ],
+)
+def test_modes_that_need_an_engine_raise_not_implemented_naming_them(mode):
+    with pytest.raises(NotImplementedError, match=rf"query mode '{mode}': it is a"):
         filled().query(VectorStoreQuery(query_embedding=Q, mode=VectorStoreQueryMode(mode)))
+
+
+def test_a_value_that_is_no_query_mode_raises_value_error():
+    with pytest.raises(ValueError, match=r"Invalid query mode: 'bogus'.*supports 'default', 'mmr'"):
+        filled().query(VectorStoreQuery(query_embedding=Q, mode="bogus"))  # type: ignore[arg-type]
 
 
 def test_unknown_query_kwargs_raise_listing_the_accepted_ones():
@@ -558,7 +574,8 @@ def test_from_core_store_copies_the_configuration_and_shares_the_records():
         0.9,
     )
     assert store.core_store is core
-    assert store.client is core
+    with pytest.raises(NotImplementedError, match=r"client \(use core_store"):
+        store.client  # noqa: B018
     store.add(make_nodes())
     assert core.count() == 6
 
@@ -601,8 +618,9 @@ def test_class_name_and_serialisable_fields():
     store = PlaceboVectorStore(profile="chroma", namespace="t1")
     assert PlaceboVectorStore.class_name() == "PlaceboVectorStore"
     dumped = store.to_dict()
-    assert dumped["profile"] == "chroma"
-    assert dumped["namespace"] == "t1"
+    assert dumped["class_name"] == "PlaceboVectorStore"
+    assert dumped["store"]["profile"] == "chroma"
+    assert dumped["store"]["namespace"] == "t1"
 
 
 def test_probe_metadata_is_used_by_the_fixture_nodes():
@@ -645,6 +663,8 @@ def test_deletes_reject_unknown_keyword_arguments(method):
     store = filled()
     args = ("None",) if method == "delete" else ([ID["a"]],)
     with pytest.raises(TypeError, match=rf"{method}\(\) got unexpected keyword arguments"):
+        getattr(store, method)(*args, bogus=1)
+    with pytest.raises(NotImplementedError, match=rf"{method}\(\) argument shard_identifier="):
         getattr(store, method)(*args, shard_identifier=1)
     assert store.core_store.count() == 6
 
