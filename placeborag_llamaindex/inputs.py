@@ -132,7 +132,19 @@ def filters(value: object, name: str = "filters") -> MetadataFilters | None:
                     f"{child_where} must be a MetadataFilter or MetadataFilters, got "
                     f"{type(child).__name__}: {child!r}"
                 )
+            else:
+                _unicode_leaf(child, child_where)
     return value
+
+
+def _unicode_leaf(leaf: MetadataFilter, where: str) -> None:
+    """A filter's key and str values must be valid Unicode, like the metadata they match."""
+    if isinstance(leaf.key, str):
+        require_unicode(leaf.key, f"{where}.key")
+    values = leaf.value if isinstance(leaf.value, list) else [leaf.value]
+    for value in values:
+        if isinstance(value, str):
+            require_unicode(value, f"{where}.value")
 
 
 def query(value: object) -> VectorStoreQuery:

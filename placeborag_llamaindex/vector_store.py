@@ -31,6 +31,7 @@ from llama_index.core.vector_stores.types import (
 from pydantic import ConfigDict, PrivateAttr, StrictBool, StrictFloat, StrictStr
 
 from placeborag_core import FakeEmbedder, FakeVectorStore
+from placeborag_core.unicode_text import require_unicode
 from placeborag_llamaindex import inputs, persist
 from placeborag_llamaindex.embedding import PlaceboEmbedding
 from placeborag_llamaindex.engine_only import (
@@ -118,6 +119,7 @@ class PlaceboVectorStore(BasePydanticVectorStore):
             raise ValueError(
                 "PlaceboVectorStore is queried with embeddings; is_embedding_query must be True"
             )
+        require_unicode(self.namespace, "namespace")
         integration = integration_for(self.profile)
         core_embedder = (
             embedder.core_embedder if isinstance(embedder, PlaceboEmbedding) else embedder
