@@ -44,6 +44,7 @@ __all__ = [
     "GUARD",
     "VERSION",
     "check_payload",
+    "is_ours",
     "load_records",
     "payload_of",
     "read_payload",
@@ -144,6 +145,11 @@ def write_payload(payload: Mapping[str, Any], persist_path: str, fs: Any | None)
 def read_payload(persist_path: str, fs: Any | None) -> dict[str, Any]:
     """Read and check a file written by ``write_payload``; ``ValueError`` naming the file says
     what is wrong (a missing file raises ``FileNotFoundError``)."""
+    return check_payload(read_json(persist_path, fs), persist_path)
+
+
+def read_json(persist_path: str, fs: Any | None) -> Any:
+    """The JSON value of ``persist_path``; ``ValueError`` naming the file if it is not JSON."""
     raw: Any
     if fs is None:
         with open(persist_path, "rb") as handle:
@@ -167,7 +173,17 @@ def read_payload(persist_path: str, fs: Any | None) -> dict[str, Any]:
     except (RecursionError, ValueError) as error:  # nesting, or an integer of 4,300+ digits
         reason = "nested too deep" if isinstance(error, RecursionError) else str(error)
         raise ValueError(f"{persist_path} cannot be read as JSON: {reason}") from None
-    return check_payload(payload, persist_path)
+    return payload
+
+
+def is_ours(persist_path: str, fs: Any | None) -> bool:
+    """Whether ``persist_path`` claims to be a PlaceboVectorStore file (a JSON object whose
+    ``format`` is ours); it is checked in full when read."""
+    try:
+        payload = read_json(persist_path, fs)
+    except ValueError:
+        return False
+    return isinstance(payload, dict) and payload.get("format") == FORMAT
 
 
 def check_payload(payload: Any, source: str) -> dict[str, Any]:

@@ -62,6 +62,7 @@ def _reject_kwargs(method: str, kwargs: dict[str, Any]) -> None:
 _PERSIST_NAMESPACE_SEP = "__"  # llama_index.core.vector_stores.simple.NAMESPACE_SEP
 _PERSIST_FNAME = "vector_store.json"  # llama_index.core.vector_stores.types.DEFAULT_PERSIST_FNAME
 _DEFAULT_PERSIST_DIR = "./storage"  # llama_index.core.vector_stores.types.DEFAULT_PERSIST_DIR
+_SPARSE = "QdrantVectorStore's sparse vectors and hybrid search (a Qdrant server feature)"
 
 
 class PlaceboVectorStore(BasePydanticVectorStore):
@@ -441,6 +442,78 @@ class PlaceboVectorStore(BasePydanticVectorStore):
         payload = {k: v for k, v in data.items() if k != "class_name"}
         checked = persist.check_payload(payload, "from_dict() data")
         return cls._from_payload(checked, "from_dict() data", embedder)
+
+    @classmethod
+    def from_namespaced_persist_dir(
+        cls,
+        persist_dir: str = _DEFAULT_PERSIST_DIR,
+        fs: Any | None = None,
+        *,
+        embedder: FakeEmbedder | PlaceboEmbedding | None = None,
+    ) -> dict[str, PlaceboVectorStore]:
+        """Every store ``StorageContext.persist(persist_dir)`` wrote with this class, by the
+        index's vector-store namespace (``SimpleVectorStore.from_namespaced_persist_dir``).
+        Files of other stores (LlamaIndex's ``image__vector_store.json``, a
+        ``SimpleVectorStore``) are not ours and are left out; one of ours that is damaged
+        raises ``ValueError`` naming it."""
+        directory = inputs.path(persist_dir, "persist_dir")
+        names = fs.listdir(directory, detail=False) if fs is not None else os.listdir(directory)
+        stores: dict[str, PlaceboVectorStore] = {}
+        for entry in sorted(os.path.basename(str(n).rstrip("/")) for n in names):
+            suffix = f"{_PERSIST_NAMESPACE_SEP}{_PERSIST_FNAME}"
+            if not entry.endswith(suffix):
+                continue
+            path = (
+                concat_dirs(directory, entry) if fs is not None else os.path.join(directory, entry)
+            )
+            if persist.is_ours(path, fs):
+                stores[entry[: -len(suffix)]] = cls.from_persist_path(path, fs, embedder=embedder)
+        return stores
+
+    # -- what only a real engine has -------------------------------------------------------
+
+    @property
+    def _collection(self) -> Any:
+        """Refused: ``ChromaVectorStore._collection`` is the chromadb collection."""
+        raise refuse_engine_only(
+            "_collection (use core_store)", "ChromaVectorStore's chromadb collection"
+        )
+
+    @classmethod
+    def from_collection(cls, collection: Any) -> PlaceboVectorStore:
+        """Refused: ``ChromaVectorStore.from_collection`` wraps a chromadb collection."""
+        raise refuse_engine_only("from_collection()", "ChromaVectorStore's chromadb collection")
+
+    @classmethod
+    def from_params(cls, *args: Any, **kwargs: Any) -> PlaceboVectorStore:
+        """Refused: ``ChromaVectorStore.from_params`` connects to a Chroma server or directory."""
+        raise refuse_engine_only("from_params()", "ChromaVectorStore's connection to Chroma")
+
+    def set_query_functions(self, *args: Any, **kwargs: Any) -> None:
+        """Refused: ``QdrantVectorStore.set_query_functions`` sets sparse encoders."""
+        raise refuse_engine_only("set_query_functions()", _SPARSE)
+
+    def get_default_sparse_doc_encoder(self, *args: Any, **kwargs: Any) -> Any:
+        """Refused: a ``QdrantVectorStore`` sparse encoder (fastembed)."""
+        raise refuse_engine_only("get_default_sparse_doc_encoder()", _SPARSE)
+
+    def get_default_sparse_query_encoder(self, *args: Any, **kwargs: Any) -> Any:
+        """Refused: a ``QdrantVectorStore`` sparse encoder (fastembed)."""
+        raise refuse_engine_only("get_default_sparse_query_encoder()", _SPARSE)
+
+    def use_old_sparse_encoder(self, *args: Any, **kwargs: Any) -> bool:
+        """Refused: ``QdrantVectorStore`` inspects the server collection's sparse vectors."""
+        raise refuse_engine_only("use_old_sparse_encoder()", _SPARSE)
+
+    async def ause_old_sparse_encoder(self, *args: Any, **kwargs: Any) -> bool:
+        """Refused, as :meth:`use_old_sparse_encoder`."""
+        raise refuse_engine_only("ause_old_sparse_encoder()", _SPARSE)
+
+    def parse_to_query_result(self, response: Any) -> VectorStoreQueryResult:
+        """Refused: ``QdrantVectorStore.parse_to_query_result`` reads qdrant-client points."""
+        raise refuse_engine_only(
+            "parse_to_query_result()", "QdrantVectorStore's reader of qdrant-client points"
+        )
 
     # -- pickling --------------------------------------------------------------------------
 

@@ -232,3 +232,21 @@ def test_persist_file_is_never_unpickled(tmp_path):
     path = _file(tmp_path, pickle.dumps({"format": persist.FORMAT}))
     with pytest.raises(ValueError, match=r"not UTF-8 text|is not a JSON file"):
         PlaceboVectorStore.from_persist_path(path)
+
+
+def test_from_namespaced_persist_dir_loads_our_stores_only(tmp_path):
+    _persisted_index(tmp_path, "chroma")  # also writes LlamaIndex's image__vector_store.json
+    stores = PlaceboVectorStore.from_namespaced_persist_dir(str(tmp_path))
+    assert list(stores) == ["default"]
+    assert stores["default"].profile == "chroma"
+    assert stores["default"].core_store.count() == 6
+
+
+def test_from_namespaced_persist_dir_raises_for_a_damaged_file_of_ours(tmp_path):
+    _persisted_index(tmp_path)
+    path = tmp_path / "default__vector_store.json"
+    payload = json.loads(path.read_text(encoding="utf-8"))
+    payload["version"] = 99
+    path.write_text(json.dumps(payload), encoding="utf-8")
+    with pytest.raises(ValueError, match=r"default__vector_store\.json has format version 99"):
+        PlaceboVectorStore.from_namespaced_persist_dir(str(tmp_path))

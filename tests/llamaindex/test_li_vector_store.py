@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import math
 import re
 
+import numpy as np
 import pytest
 from li_support import ID, LETTER, PROBE_METADATA, VECTORS, Q, make_nodes, uid
 from llama_index.core.schema import NodeRelationship, RelatedNodeInfo, TextNode
@@ -679,3 +681,43 @@ def test_chroma_delete_nodes_reports_an_unsupported_filter_before_missing_ids():
 
 def test_facts_are_the_profile_row():
     assert filled("qdrant").facts is INTEGRATIONS["qdrant"]
+
+
+@pytest.mark.parametrize(
+    ("call", "named"),
+    [
+        (lambda s: s._collection, "_collection"),
+        (lambda s: PlaceboVectorStore.from_collection(object()), "from_collection()"),
+        (lambda s: PlaceboVectorStore.from_params("kb", host="h", port=1), "from_params()"),
+        (lambda s: s.set_query_functions(), "set_query_functions()"),
+        (lambda s: s.get_default_sparse_doc_encoder("c"), "get_default_sparse_doc_encoder()"),
+        (lambda s: s.get_default_sparse_query_encoder("c"), "get_default_sparse_query_encoder()"),
+        (lambda s: s.use_old_sparse_encoder("c"), "use_old_sparse_encoder()"),
+        (lambda s: asyncio.run(s.ause_old_sparse_encoder("c")), "ause_old_sparse_encoder()"),
+        (lambda s: s.parse_to_query_result([]), "parse_to_query_result()"),
+        (lambda s: s.add(make_nodes(), shard_identifier=1), "add() argument shard_identifier="),
+        (lambda s: s.get_nodes(None, shard_identifier=1), "get_nodes() argument shard_identifier="),
+    ],
+)
+def test_what_needs_a_real_engine_raises_not_implemented_naming_it(call, named):
+    store = PlaceboVectorStore(profile="qdrant")
+    with pytest.raises(NotImplementedError, match=re.escape(f"does not provide {named}")):
+        call(store)
+    assert store.core_store.count() == 0
+
+
+def test_qdrant_get_nodes_takes_a_limit():
+    store = filled("qdrant")
+    assert [LETTER[n.node_id] for n in store.get_nodes(limit=2)] == ["a", "b"]
+    assert [LETTER[n.node_id] for n in store.get_nodes([ID["c"], ID["a"]], limit=1)] == ["a"]
+    with pytest.raises(ValueError, match=r"limit must be an int >= 1 or None, got 0"):
+        store.get_nodes(limit=0)
+
+
+def test_get_returns_the_stored_embedding_as_simple_vector_store_does():
+    store = filled()
+    # The core keeps float32 vectors, so the floats are float32 values widened
+    # (SimpleVectorStore keeps the float64 list: a documented divergence).
+    assert store.get(ID["b"]) == [float(x) for x in np.float32(VECTORS["b"])]
+    with pytest.raises(KeyError):
+        store.get("missing")
