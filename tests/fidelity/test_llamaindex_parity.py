@@ -253,3 +253,51 @@ def test_client_is_the_engine_handle_which_a_double_does_not_have(backend):
     assert isinstance(theirs.client, expected)  # li-store-client
     with pytest.raises(NotImplementedError, match=r"client \(use core_store"):
         PlaceboVectorStore(profile=PROFILE[backend]).client  # noqa: B018
+
+
+def test_get_returns_the_embedding_as_simple_vector_store_does():
+    theirs, ours = SimpleVectorStore(), PlaceboVectorStore()
+    theirs.add(nodes())
+    ours.add(nodes())
+    for node_id in IDS:
+        # Divergence (parity table): the core keeps float32, SimpleVectorStore the float64 list.
+        assert ours.get(node_id) == pytest.approx(theirs.get(node_id), abs=TOL)
+    with pytest.raises(KeyError):
+        theirs.get("missing")
+    with pytest.raises(KeyError):
+        ours.get("missing")
+
+
+def test_namespaced_persist_dir_loads_the_stores_written_by_the_class(tmp_path):
+    embed = PlaceboEmbedding(dimensions=16)
+    loaded = {}
+    for name, cls in (("theirs", SimpleVectorStore), ("ours", PlaceboVectorStore)):
+        context = StorageContext.from_defaults(vector_store=cls())
+        VectorStoreIndex(nodes(), storage_context=context, embed_model=embed)
+        context.persist(persist_dir=str(tmp_path / name))
+        loaded[name] = cls.from_namespaced_persist_dir(str(tmp_path / name))
+    # SimpleVectorStore also reads LlamaIndex's image store (a SimpleVectorStore file); ours
+    # reads only its own files (divergence, parity table).
+    assert sorted(loaded["theirs"]) == ["default", "image"]
+    assert sorted(loaded["ours"]) == ["default"]
+    assert same_ranking(
+        loaded["ours"]["default"].query(query()), loaded["theirs"]["default"].query(query())
+    )
+
+
+def test_embedding_follows_base_embedding_conventions_like_mock_embedding():
+    from llama_index.core.embeddings import MockEmbedding
+
+    texts = ["refund policy", "shipping times", "returns"]
+    for model in (MockEmbedding(embed_dim=8), PlaceboEmbedding(dimensions=8)):
+        single = [model.get_text_embedding(t) for t in texts]
+        assert model.get_text_embedding_batch(texts) == single
+        assert asyncio.run(model.aget_text_embedding_batch(texts)) == single
+        assert asyncio.run(model.aget_query_embedding(texts[0])) == model.get_query_embedding(
+            texts[0]
+        )
+        assert all(type(x) is float for row in single for x in row)
+        copy = type(model).from_dict(model.to_dict())
+        assert copy.get_text_embedding(texts[0]) == single[0]
+        assert pickle.loads(pickle.dumps(model)).get_text_embedding(texts[0]) == single[0]
+        assert model.to_dict()["class_name"] == model.class_name()
