@@ -43,6 +43,7 @@ __all__ = [
     "FORMAT",
     "GUARD",
     "VERSION",
+    "MissingFileError",
     "check_payload",
     "is_ours",
     "load_records",
@@ -62,6 +63,11 @@ GUARD = (
     "and StorageContext.from_defaults(persist_dir=persist_dir, vector_store=store)"
 )
 """The text LlamaIndex shows when it reads the file as a ``SimpleVectorStore``."""
+
+
+class MissingFileError(FileNotFoundError, ValueError):
+    """No file at the path read: a ``ValueError``, as ``SimpleVectorStore.from_persist_path``
+    raises, and a ``FileNotFoundError``, as ``open`` does."""
 
 
 def payload_of(store: FakeVectorStore, fields: Mapping[str, Any]) -> dict[str, Any]:
@@ -144,19 +150,25 @@ def write_payload(payload: Mapping[str, Any], persist_path: str, fs: Any | None)
 
 def read_payload(persist_path: str, fs: Any | None) -> dict[str, Any]:
     """Read and check a file written by ``write_payload``; ``ValueError`` naming the file says
-    what is wrong (a missing file raises ``FileNotFoundError``)."""
+    what is wrong (a missing file: :class:`MissingFileError`, both a ``ValueError`` and a
+    ``FileNotFoundError``)."""
     return check_payload(read_json(persist_path, fs), persist_path)
 
 
 def read_json(persist_path: str, fs: Any | None) -> Any:
     """The JSON value of ``persist_path``; ``ValueError`` naming the file if it is not JSON."""
     raw: Any
-    if fs is None:
-        with open(persist_path, "rb") as handle:
-            raw = handle.read()
-    else:
-        with fs.open(persist_path, "rb") as handle:
-            raw = handle.read()
+    try:
+        if fs is None:
+            with open(persist_path, "rb") as handle:
+                raw = handle.read()
+        else:
+            with fs.open(persist_path, "rb") as handle:
+                raw = handle.read()
+    except FileNotFoundError:
+        raise MissingFileError(
+            2, "No existing PlaceboVectorStore file found (persist() writes one)", persist_path
+        ) from None
     if isinstance(raw, str):  # a filesystem that ignores "b"
         raw = raw.encode("utf-8", "surrogatepass")
     try:

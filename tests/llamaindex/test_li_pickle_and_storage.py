@@ -222,9 +222,10 @@ def test_foreign_content_raises_value_error_naming_the_file(tmp_path, edit, mess
     assert path in str(caught.value)
 
 
-def test_a_missing_file_raises_file_not_found_naming_it(tmp_path):
+@pytest.mark.parametrize("error", [ValueError, FileNotFoundError])
+def test_a_missing_file_raises_value_error_and_file_not_found_naming_it(tmp_path, error):
     missing = str(tmp_path / "nope.json")
-    with pytest.raises(FileNotFoundError, match=r"nope\.json"):
+    with pytest.raises(error, match=r"No existing PlaceboVectorStore file found.*nope\.json"):
         PlaceboVectorStore.from_persist_path(missing)
 
 
