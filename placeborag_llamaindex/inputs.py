@@ -21,6 +21,7 @@ from llama_index.core.vector_stores.types import (
 
 from placeborag_core import FilterError
 from placeborag_core.limits import MAX_FILTER_DEPTH
+from placeborag_core.messages import shown
 from placeborag_core.unicode_text import require_unicode
 
 __all__ = ["filters", "keyword_arguments", "node_ids", "nodes", "path", "query", "text"]
@@ -34,7 +35,7 @@ def keyword_arguments(call: str, given: Collection[str], accepted: Sequence[str]
             close = difflib.get_close_matches(name, list(accepted), n=1)
             hint = f" (did you mean {close[0]!r}?)" if close else ""
             raise TypeError(
-                f"{call} got an unexpected keyword argument {name!r}{hint}; "
+                f"{call} got an unexpected keyword argument {shown(name)}{hint}; "
                 f"accepted: {', '.join(accepted)}"
             )
 
@@ -42,7 +43,7 @@ def keyword_arguments(call: str, given: Collection[str], accepted: Sequence[str]
 def text(value: object, name: str) -> str:
     """A str argument, valid Unicode."""
     if not isinstance(value, str):
-        raise TypeError(f"{name} must be a str, got {type(value).__name__}: {value!r}")
+        raise TypeError(f"{name} must be a str, got {type(value).__name__}: {shown(value)}")
     require_unicode(value, name)
     return value
 
@@ -53,7 +54,8 @@ def path(value: object, name: str) -> str:
         value = os.fspath(value)
     if not isinstance(value, str) or not value:
         raise TypeError(
-            f"{name} must be a non-empty str or os.PathLike, got {type(value).__name__}: {value!r}"
+            f"{name} must be a non-empty str or os.PathLike, got {type(value).__name__}: "
+            f"{shown(value)}"
         )
     require_unicode(value, name)
     return value
@@ -72,7 +74,7 @@ def node_ids(value: object, name: str) -> list[str] | None:
     if not _is_list(value):
         raise TypeError(
             f"{name} must be a list of node id strings or None, got {type(value).__name__}: "
-            f"{value!r}"
+            f"{shown(value)}"
         )
     assert isinstance(value, Sequence)
     for index, item in enumerate(value):
@@ -92,7 +94,7 @@ def nodes(value: object) -> list[BaseNode]:
         if not isinstance(node, BaseNode):
             raise TypeError(
                 f"nodes[{index}] must be a LlamaIndex node (BaseNode), got "
-                f"{type(node).__name__}: {node!r}"
+                f"{type(node).__name__}: {shown(node)}"
             )
     return list(value)
 
@@ -105,7 +107,7 @@ def filters(value: object, name: str = "filters") -> MetadataFilters | None:
         return None
     if not isinstance(value, MetadataFilters):
         raise TypeError(
-            f"{name} must be a MetadataFilters or None, got {type(value).__name__}: {value!r}"
+            f"{name} must be a MetadataFilters or None, got {type(value).__name__}: {shown(value)}"
         )
     deepest: dict[int, int] = {}
     stack: list[tuple[MetadataFilters, int, str]] = [(value, 1, name)]
@@ -130,7 +132,7 @@ def filters(value: object, name: str = "filters") -> MetadataFilters | None:
             elif not isinstance(child, MetadataFilter):
                 raise TypeError(
                     f"{child_where} must be a MetadataFilter or MetadataFilters, got "
-                    f"{type(child).__name__}: {child!r}"
+                    f"{type(child).__name__}: {shown(child)}"
                 )
             else:
                 _unicode_leaf(child, child_where)
@@ -154,7 +156,7 @@ def query(value: object) -> VectorStoreQuery:
         raise TypeError(f"query must be a VectorStoreQuery, got {type(value).__name__}")
     k = value.similarity_top_k
     if isinstance(k, bool) or not isinstance(k, int):
-        raise TypeError(f"query.similarity_top_k must be an int >= 1, got {k!r}")
+        raise TypeError(f"query.similarity_top_k must be an int >= 1, got {shown(k)}")
     embedding = value.query_embedding
     if embedding is not None and not _is_list(embedding):
         raise TypeError(

@@ -38,6 +38,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from placeborag_core import FakeVectorStore, Record
+from placeborag_core.messages import shown
 
 __all__ = [
     "FORMAT",
@@ -100,7 +101,7 @@ def _refuse_unsaveable(store: FakeVectorStore) -> None:
         orphans = [t.id for t in store.trace(probe, namespace=name) if t.status == "orphaned"]
         if orphans:
             raise ValueError(
-                f"persist() would lose {len(orphans)} orphaned ids of namespace {name!r} "
+                f"persist() would lose {len(orphans)} orphaned ids of namespace {shown(name)} "
                 f"({orphans[:3]}...): call core_store.compact() first, or pickle the store, "
                 "which keeps them"
             )
@@ -208,7 +209,7 @@ def check_payload(payload: Any, source: str) -> dict[str, Any]:
         )
     if payload.get("version") not in _READABLE:
         raise ValueError(
-            f"{source} has format version {payload.get('version')!r}; "
+            f"{source} has format version {shown(payload.get('version'))}; "
             f"this placeborag reads versions {', '.join(map(str, _READABLE))}"
         )
     unknown = sorted(set(payload) - _TOP_KEYS)

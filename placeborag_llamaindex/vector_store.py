@@ -31,6 +31,7 @@ from llama_index.core.vector_stores.types import (
 from pydantic import ConfigDict, PrivateAttr, StrictBool, StrictFloat, StrictStr
 
 from placeborag_core import FakeEmbedder, FakeVectorStore
+from placeborag_core.messages import shown
 from placeborag_core.unicode_text import require_unicode
 from placeborag_llamaindex import inputs, persist
 from placeborag_llamaindex.embedding import PlaceboEmbedding
@@ -292,7 +293,7 @@ class PlaceboVectorStore(BasePydanticVectorStore):
         if limit is None:
             return None
         if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
-            raise ValueError(f"get_nodes() limit must be an int >= 1 or None, got {limit!r}")
+            raise ValueError(f"get_nodes() limit must be an int >= 1 or None, got {shown(limit)}")
         return limit
 
     def get(self, text_id: str) -> list[float]:
@@ -383,7 +384,9 @@ class PlaceboVectorStore(BasePydanticVectorStore):
     ) -> PlaceboVectorStore:
         """Rebuild the store ``StorageContext.persist(persist_dir)`` wrote for the index's
         vector-store ``namespace`` (``"default"``: the file ``default__vector_store.json``), as
-        ``SimpleVectorStore.from_persist_dir`` does. Pass it on::
+        ``SimpleVectorStore.from_persist_dir`` does.
+
+        Pass it on to LlamaIndex::
 
             store = PlaceboVectorStore.from_persist_dir("./storage")
             context = StorageContext.from_defaults(persist_dir="./storage", vector_store=store)

@@ -22,8 +22,10 @@ from typing import Any
 import numpy as np
 
 from placeborag_core.embedding.embedder import FakeEmbedder
+from placeborag_core.messages import shown
 from placeborag_core.store.unwrap import core_store_of
 from placeborag_core.store.vector_store import FakeVectorStore
+from placeborag_core.unicode_text import require_unicode
 
 __all__ = [
     "MANIFEST_FORMAT",
@@ -165,13 +167,14 @@ class Manifest:
             raise ManifestError(f"a manifest must be a JSON object, got {type(data).__name__}")
         if data.get("format") != MANIFEST_FORMAT:
             raise ManifestError(
-                f"manifest field 'format' must be {MANIFEST_FORMAT}, got {data.get('format')!r}"
+                f"manifest field 'format' must be {MANIFEST_FORMAT}, got "
+                f"{shown(data.get('format'))}"
             )
         embedding = _field(data, "embedding", Mapping)
         namespaces_data = _field(data, "namespaces", Mapping)
         namespaces: dict[str, NamespaceDigest] = {}
         for name, entry in namespaces_data.items():
-            where = f"namespaces[{name!r}]"
+            where = f"namespaces[{shown(name)}]"
             if not isinstance(entry, Mapping):
                 raise ManifestError(f"manifest field {where} must be an object")
             ids = entry.get("chunk_ids")
@@ -244,11 +247,12 @@ class Manifest:
 def _field(data: Mapping[str, Any], name: str, kind: type[Any], where: str = "") -> Any:
     label = f"{where}.{name}" if where else name
     if name not in data:
-        raise ManifestError(f"manifest field {label!r} is missing")
+        raise ManifestError(f"manifest field {shown(label)} is missing")
     value = data[name]
     if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
         raise ManifestError(
-            f"manifest field {label!r} must be of type {kind.__name__}, got {type(value).__name__}"
+            f"manifest field {shown(label)} must be of type {kind.__name__}, got "
+            f"{type(value).__name__}"
         )
     return value
 
@@ -268,9 +272,24 @@ def build_manifest(
     """
     core = core_store_of(store)
     if not isinstance(seed_version, str) or not seed_version:
-        raise ValueError(f"seed_version must be a non-empty str, got {seed_version!r}")
+        raise ValueError(f"seed_version must be a non-empty str, got {shown(seed_version)}")
+    if namespaces is not None and (
+        isinstance(namespaces, str | bytes) or not isinstance(namespaces, Iterable)
+    ):
+        raise TypeError(
+            "namespaces must be a collection of namespace names (or None for all), "
+            f"got {type(namespaces).__name__} {shown(namespaces)}"
+        )
+    listed = core.namespaces() if namespaces is None else list(namespaces)
+    for name in listed:
+        if isinstance(name, str):
+            require_unicode(name, "a namespace name")
+        if not isinstance(name, str):
+            raise TypeError(
+                f"namespaces must hold str names, got {type(name).__name__} {shown(name)}"
+            )
     embedder = core.embedder
-    names = sorted(core.namespaces() if namespaces is None else set(namespaces))
+    names = sorted(set(listed))
     entries: dict[str, NamespaceDigest] = {}
     for name in names:
         ids = sorted(core.ids(name))
@@ -308,7 +327,7 @@ class Drift:
 
     def describe(self) -> str:
         """One line: what differs, where, expected vs actual, what it points at, counts."""
-        where = f" in namespace {self.namespace!r}" if self.namespace is not None else ""
+        where = f" in namespace {shown(self.namespace)}" if self.namespace is not None else ""
         counts = ""
         if self.added is not None and self.removed is not None:
             counts = f"; {self.added} added, {self.removed} removed"
@@ -386,9 +405,9 @@ def check_drift(store: object, manifest: Manifest) -> None:
             Drift(
                 "embedding.salt_id",
                 None,
-                f"{manifest.embedding.salt_id} ({manifest.embedding.model_name!r}, "
+                f"{manifest.embedding.salt_id} ({shown(manifest.embedding.model_name)}, "
                 f"{manifest.embedding.dimensions} dims)",
-                f"{have.salt_id} ({have.model_name!r}, {have.dimensions} dims)",
+                f"{have.salt_id} ({shown(have.model_name)}, {have.dimensions} dims)",
                 POINTS_AT_EMBEDDING,
             )
         )

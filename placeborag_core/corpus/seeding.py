@@ -23,6 +23,7 @@ import numpy as np
 
 from placeborag_core.corpus.chunking import Chunker, WordChunker
 from placeborag_core.limits import MAX_METADATA_DEPTH, nesting_depth_exceeds
+from placeborag_core.messages import shown
 from placeborag_core.store.inputs import check_metadata
 from placeborag_core.store.unwrap import core_store_of
 from placeborag_core.unicode_text import require_unicode
@@ -134,24 +135,29 @@ def _check_documents(documents: Sequence[Document]) -> None:
         if not isinstance(doc, Document):
             raise TypeError(f"documents[{position}] must be a Document, got {type(doc).__name__}")
         if not isinstance(doc.id, str) or not doc.id:
-            raise ValueError(f"documents[{position}].id must be a non-empty str, got {doc.id!r}")
+            raise ValueError(
+                f"documents[{position}].id must be a non-empty str, got {shown(doc.id)}"
+            )
+        require_unicode(doc.id, f"documents[{position}].id")
         if not isinstance(doc.text, str):
             raise TypeError(
-                f"document {doc.id!r}: text must be a str, got {type(doc.text).__name__}"
+                f"document {shown(doc.id)}: text must be a str, got {type(doc.text).__name__}"
             )
+        require_unicode(doc.text, f"document {shown(doc.id)}: text")
         if not isinstance(doc.metadata, Mapping):
             raise TypeError(
-                f"document {doc.id!r}: metadata must be a mapping, "
+                f"document {shown(doc.id)}: metadata must be a mapping, "
                 f"got {type(doc.metadata).__name__}"
             )
         reserved = sorted(set(doc.metadata) & set(CHUNK_METADATA_KEYS))
         if reserved:
             raise ValueError(
-                f"document {doc.id!r}: metadata keys {reserved} are reserved for chunk metadata "
+                f"document {shown(doc.id)}: metadata keys {reserved} are reserved for chunk "
+                f"metadata "
                 f"(reserved: {list(CHUNK_METADATA_KEYS)})"
             )
         if doc.id in seen:
-            raise ValueError(f"document id {doc.id!r} appears more than once in one namespace")
+            raise ValueError(f"document id {shown(doc.id)} appears more than once in one namespace")
         seen.add(doc.id)
 
 
@@ -249,18 +255,18 @@ def seed_namespaces(
     """
     core = core_store_of(store)
     if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
-        raise ValueError(f"batch_size must be an int >= 1, got {batch_size!r}")
+        raise ValueError(f"batch_size must be an int >= 1, got {shown(batch_size)}")
     if not isinstance(tenants, Mapping):
         raise TypeError(
             f"tenants must be a mapping of namespace to documents, got {type(tenants).__name__}"
         )
     for name in tenants:
         if not isinstance(name, str):
-            raise TypeError(f"namespace must be a str, got {type(name).__name__} {name!r}")
+            raise TypeError(f"namespace must be a str, got {type(name).__name__} {shown(name)}")
     for name, docs in tenants.items():
         if isinstance(docs, str | bytes | Mapping) or not isinstance(docs, Iterable):
             raise TypeError(
-                f"the documents of namespace {name!r} must be an iterable of Document, "
+                f"the documents of namespace {shown(name)} must be an iterable of Document, "
                 f"got {type(docs).__name__}"
             )
     plans = {name: list(docs) for name, docs in sorted(tenants.items())}
@@ -351,7 +357,7 @@ def _parse_document_line(line: str, where: str) -> tuple[str, Document]:
     doc_id, text = data.get("id"), data.get("text")
     metadata, namespace = data.get("metadata", {}), data.get("namespace", "")
     if not isinstance(doc_id, str) or not doc_id:
-        raise DocumentsFileError(f"{where}: 'id' must be a non-empty string, got {doc_id!r}")
+        raise DocumentsFileError(f"{where}: 'id' must be a non-empty string, got {shown(doc_id)}")
     if not isinstance(text, str):
         raise DocumentsFileError(f"{where}: 'text' must be a string, got {type(text).__name__}")
     if not isinstance(metadata, dict):
@@ -401,8 +407,8 @@ def read_documents_jsonl(path: str | Path) -> dict[str, list[Document]]:
         key = (namespace, doc.id)
         if key in first_line:
             raise DocumentsFileError(
-                f"{where}: document id {doc.id!r} already used on line {first_line[key]} "
-                f"(namespace {namespace!r})"
+                f"{where}: document id {shown(doc.id)} already used on line {first_line[key]} "
+                f"(namespace {shown(namespace)})"
             )
         first_line[key] = number
         tenants.setdefault(namespace, []).append(doc)

@@ -7,6 +7,8 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
+from placeborag_core.numbers import real_array
+
 __all__ = ["cosine_similarity"]
 
 FloatArray = npt.NDArray[np.float64]
@@ -18,8 +20,8 @@ def cosine_similarity(a: Sequence[float] | FloatArray, b: Sequence[float] | Floa
     Raises ``ValueError`` for vectors of different lengths, non-finite components, or a zero
     vector (whose direction, and so cosine, is undefined).
     """
-    x = np.asarray(a, dtype=np.float64)
-    y = np.asarray(b, dtype=np.float64)
+    x = real_array(a, "cosine_similarity's first vector").astype(np.float64)
+    y = real_array(b, "cosine_similarity's second vector").astype(np.float64)
     if x.ndim != 1 or x.shape != y.shape:
         raise ValueError(
             f"cosine_similarity needs two 1-d vectors of the same length, "

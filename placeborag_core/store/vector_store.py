@@ -18,6 +18,7 @@ import numpy.typing as npt
 
 from placeborag_core.backends import Profile
 from placeborag_core.errors import RetrievalTimeout
+from placeborag_core.messages import shown
 from placeborag_core.records import Record
 from placeborag_core.store.batches import BatchBuilder
 from placeborag_core.store.faults import FailureQueue
@@ -268,8 +269,9 @@ class FakeVectorStore(ReadMethods):
             *(["orphaned_ids=True"] if self._orphaned_ids else []),
         ]
         return (
-            f"FakeVectorStore(profile={self._profile.name!r}, metric={self._profile.metric!r}, "
-            f"filter_mode={self._filter_mode!r}, records={records}, namespaces={len(names)}"
+            f"FakeVectorStore(profile={shown(self._profile.name)}, "
+            f"metric={shown(self._profile.metric)}, "
+            f"filter_mode={shown(self._filter_mode)}, records={records}, namespaces={len(names)}"
             + "".join(f", {extra}" for extra in extras)
             + ")"
         )
