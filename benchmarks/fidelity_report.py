@@ -20,7 +20,7 @@ for Euclidean distances and ``1e-5 r**2 + 1e-6`` for squared distances and dot p
 ``r`` bounds the norms of the vectors and the query.
 
 Engines ``lc-*`` are LangChain integrations (``placeborag_langchain.PlaceboVectorStore`` against
-``langchain_chroma`` / ``langchain_qdrant`` / langchain-community FAISS), ``ll-*`` LlamaIndex
+``langchain_chroma`` / ``langchain_qdrant`` / langchain-community FAISS), ``li-*`` LlamaIndex
 ones (``placeborag_llamaindex.PlaceboVectorStore`` against llama-index's Chroma/Qdrant stores).
 """
 

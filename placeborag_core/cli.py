@@ -20,20 +20,12 @@ from typing import TextIO
 
 from placeborag_core._version import __version__
 from placeborag_core.corpus.chunking import WordChunker
-from placeborag_core.corpus.manifest import (
-    DriftError,
-    Manifest,
-    ManifestError,
-    build_manifest,
-    check_drift,
-)
-from placeborag_core.corpus.seeding import (
-    DocumentsFileError,
-    chunk_documents,
-    read_documents_jsonl,
-    seed_store,
-)
+from placeborag_core.corpus.documents_file import DocumentsFileError, read_documents_jsonl
+from placeborag_core.corpus.drift import DriftError, check_drift
+from placeborag_core.corpus.manifest import Manifest, ManifestError, build_manifest
+from placeborag_core.corpus.seeding import chunk_documents, seed_store
 from placeborag_core.embedding.embedder import DEFAULT_DIMENSIONS, FakeEmbedder
+from placeborag_core.messages import shown
 from placeborag_core.store.vector_store import FakeVectorStore
 from placeborag_core.testing.explanation import explain
 
@@ -165,7 +157,7 @@ def _seeded_store(args: argparse.Namespace, err: TextIO) -> FakeVectorStore:
     for name in sorted(tenants):
 
         def progress(done: int, total: int, name: str = name) -> None:
-            print(f"placeborag: namespace {name!r}: {done}/{total} chunks embedded", file=err)
+            print(f"placeborag: namespace {shown(name)}: {done}/{total} chunks embedded", file=err)
 
         seed_store(
             store,
@@ -193,7 +185,7 @@ def _run_seed(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     target = Path(args.manifest)
     if not target.parent.is_dir():
         missing = str(target.parent)
-        raise _UsageError(f"{target}: cannot write: directory {missing!r} does not exist")
+        raise _UsageError(f"{target}: cannot write: directory {shown(missing)} does not exist")
     store = _seeded_store(args, err)
     try:
         manifest = build_manifest(store, seed_version=args.seed_version, record_ids=not args.no_ids)
@@ -204,7 +196,7 @@ def _run_seed(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     except OSError as error:
         raise _UsageError(f"{target}: cannot write: {error.strerror or error}") from None
     for name, entry in manifest.namespaces.items():
-        print(f"namespace {name!r}: {entry.chunk_count} chunks", file=out)
+        print(f"namespace {shown(name)}: {entry.chunk_count} chunks", file=out)
     print(f"wrote {target}", file=out)
     return EXIT_OK
 

@@ -17,10 +17,12 @@ from importlib.metadata import entry_points
 from typing import Any, TextIO
 
 from placeborag_core.backends import PROFILES
-from placeborag_core.corpus.manifest import DriftError, build_manifest, check_drift
+from placeborag_core.corpus.drift import DriftError, check_drift
+from placeborag_core.corpus.manifest import build_manifest
 from placeborag_core.corpus.seeding import Document, seed_store
 from placeborag_core.embedding.embedder import FakeEmbedder
 from placeborag_core.errors import RetrievalError
+from placeborag_core.messages import shown
 from placeborag_core.records import Match
 from placeborag_core.store.vector_store import FakeVectorStore
 
@@ -71,7 +73,7 @@ def _filtering(out: TextIO) -> None:
     _section(
         out,
         "Pre- vs post-filtering",
-        f"query {QUERY!r}, k=2, where={{'lang': 'hu'}}: post-filtering cuts the top 2 first, "
+        f"query {shown(QUERY)}, k=2, where={{'lang': 'hu'}}: post-filtering cuts the top 2 first, "
         "then filters, and both top hits are English.",
     )
     rows = []
@@ -85,7 +87,8 @@ def _profiles(out: TextIO) -> None:
     _section(
         out,
         "Score conventions per profile",
-        f"query {QUERY!r}, k=3: one ranking everywhere; the numbers and their direction differ.",
+        f"query {shown(QUERY)}, k=3: one ranking everywhere; the numbers and their direction "
+        f"differ.",
     )
     rows = []
     for name, profile in PROFILES.items():
@@ -173,7 +176,7 @@ def _adapters(out: TextIO) -> None:
     _section(
         out,
         "Framework adapters",
-        f"query {QUERY!r}, k=2 through each framework: each reports what its real integration "
+        f"query {shown(QUERY)}, k=2 through each framework: each reports what its real integration "
         "reports (LangChain Chroma: a distance; LlamaIndex Chroma: exp(-distance)).",
     )
     rows = _adapter_rows()

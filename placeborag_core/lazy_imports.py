@@ -13,6 +13,8 @@ import importlib.util
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from placeborag_core.messages import shown
+
 __all__ = ["lazy_exports", "require_framework"]
 
 
@@ -30,7 +32,7 @@ def lazy_exports(
     def read(name: str) -> Any:
         home = homes.get(name)
         if home is None:
-            raise AttributeError(f"module {package!r} has no attribute {name!r}")
+            raise AttributeError(f"module {shown(package)} has no attribute {shown(name)}")
         value = getattr(importlib.import_module(f"{package}.{home}"), name)
         namespace[name] = value
         return value

@@ -7,6 +7,8 @@ Every string a caller hands in is checked once, at the boundary, with this messa
 
 from __future__ import annotations
 
+from placeborag_core.messages import shown
+
 __all__ = ["require_unicode"]
 
 
@@ -19,6 +21,6 @@ def require_unicode(text: str, what: str) -> None:
     except UnicodeEncodeError as error:
         bad = text[error.start]
         raise ValueError(
-            f"{what} is not valid Unicode: lone surrogate {bad!r} at index {error.start}; "
+            f"{what} is not valid Unicode: lone surrogate {shown(bad)} at index {error.start}; "
             "strings must be encodable as UTF-8"
         ) from None

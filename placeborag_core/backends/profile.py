@@ -22,6 +22,7 @@ from placeborag_core.backends.formulas import Formula
 from placeborag_core.backends.ties import TieRule
 from placeborag_core.errors import DimensionError
 from placeborag_core.filters.dialect import FilterDialect
+from placeborag_core.messages import Shown, shown
 
 __all__ = ["IdRule", "KRule", "MetricVariant", "NativeFilter", "Profile"]
 
@@ -29,7 +30,7 @@ __all__ = ["IdRule", "KRule", "MetricVariant", "NativeFilter", "Profile"]
 def _check_choice(owner: str, name: str, value: object, allowed: tuple[str, ...]) -> None:
     if value not in allowed:
         raise ValueError(
-            f"{owner}.{name} must be one of {', '.join(map(repr, allowed))}, got {value!r}"
+            f"{owner}.{name} must be one of {', '.join(map(repr, allowed))}, got {shown(value)}"
         )
 
 
@@ -41,7 +42,7 @@ def _check_type(owner: str, name: str, value: object, kind: type | tuple[type, .
 
 def _check_exception_type(owner: str, name: str, value: object) -> None:
     if not (isinstance(value, type) and issubclass(value, Exception)):
-        raise TypeError(f"{owner}.{name} must be an Exception subclass, got {value!r}")
+        raise TypeError(f"{owner}.{name} must be an Exception subclass, got {shown(value)}")
 
 
 @dataclass(frozen=True)
@@ -84,9 +85,9 @@ class KRule:
     def check(self, k: Any) -> None:
         """Raise the engine's error if ``k`` is not a positive int."""
         if isinstance(k, bool) or not isinstance(k, int):
-            raise self.type_error(self.type_message.format(k=k))
+            raise self.type_error(self.type_message.format(k=Shown(k)))
         if k <= 0:
-            raise self.error(self.message.format(k=k))
+            raise self.error(self.message.format(k=Shown(k)))
 
 
 def _any_id(value: object) -> str | None:
@@ -119,7 +120,7 @@ class IdRule:
         read = self.canonical if self.record_canonical is None else self.record_canonical
         canonical = read(record_id)
         if canonical is None:
-            raise ValueError(self.message.format(id=record_id))
+            raise ValueError(self.message.format(id=Shown(record_id)))
         return canonical
 
     def lookup(self, record_id: str) -> str:
@@ -192,16 +193,16 @@ class Profile:
             raise ValueError("Profile.name must be a non-empty str")
         _check_type("Profile", "variants", self.variants, tuple)
         if not self.variants:
-            raise ValueError(f"profile {self.name!r}: variants must hold at least one metric")
+            raise ValueError(f"profile {shown(self.name)}: variants must hold at least one metric")
         for variant in self.variants:
             _check_type("Profile", "variants[]", variant, MetricVariant)
         names = [v.name for v in self.variants]
         if len(set(names)) != len(names):
-            raise ValueError(f"profile {self.name!r}: metric names repeat in {names}")
+            raise ValueError(f"profile {shown(self.name)}: metric names repeat in {names}")
         chosen = [v for v in self.variants if v.name == self.metric]
         if not chosen:
             raise ValueError(
-                f"profile {self.name!r} has no metric {self.metric!r}; "
+                f"profile {shown(self.name)} has no metric {shown(self.metric)}; "
                 f"allowed: {', '.join(repr(m) for m in names)}"
             )
         _check_type("Profile", "filters", self.filters, FilterDialect)
@@ -220,7 +221,7 @@ class Profile:
         ):
             raise TypeError(
                 f"Profile.dimension_error must be a DimensionError subclass, "
-                f"got {self.dimension_error!r}"
+                f"got {shown(self.dimension_error)}"
             )
         _check_type("Profile", "nested_metadata", self.nested_metadata, bool)
         _check_type("Profile", "accepts_zero_vectors", self.accepts_zero_vectors, bool)
@@ -251,7 +252,7 @@ class Profile:
         """This profile with another of its engine's metrics selected."""
         if not isinstance(metric, str) or metric not in self.metrics:
             raise ValueError(
-                f"profile {self.name!r} has no metric {metric!r}; "
+                f"profile {shown(self.name)} has no metric {shown(metric)}; "
                 f"allowed: {', '.join(repr(m) for m in self.metrics)}"
             )
         return dataclasses.replace(self, metric=metric)
@@ -262,6 +263,6 @@ def registry(profiles: tuple[Profile, ...]) -> Mapping[str, Profile]:
     by_name: dict[str, Profile] = {}
     for profile in profiles:
         if profile.name in by_name:
-            raise ValueError(f"two profiles are named {profile.name!r}")
+            raise ValueError(f"two profiles are named {shown(profile.name)}")
         by_name[profile.name] = profile
     return by_name

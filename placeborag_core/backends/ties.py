@@ -15,6 +15,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from placeborag_core.messages import shown
+
 __all__ = ["INSERTION", "KeyOrderTies", "TieRule"]
 
 Rows = npt.NDArray[np.intp]
@@ -68,7 +70,7 @@ class TieRule:
         return chosen
 
     def __repr__(self) -> str:
-        return f"<tie rule {self.name!r}>"
+        return f"<tie rule {shown(self.name)}>"
 
 
 class KeyOrderTies(TieRule):

@@ -1,22 +1,24 @@
 """Weaviate: NOT measured (it cannot run in process here); only its distance convention.
 
-The profile reports Weaviate's cosine distance (1 - cos, lower is better) and otherwise keeps
-the default profile's rules. ``docs/engines/weaviate.md`` says where each assumption comes from.
+The profile is the default profile with Weaviate's cosine distance (1 - cos, lower is better)
+reported instead of the similarity: ties, filters, writes and errors follow the default.
+``docs/engines/weaviate.md`` says where each assumption comes from.
 """
 
 from __future__ import annotations
 
-from placeborag_core.backends.default import CORE_DIALECT_OPERATORS, DEFAULT_K
+import dataclasses
+
+from placeborag_core.backends.default import PROFILE as DEFAULT
 from placeborag_core.backends.formulas import ONE_MINUS_COSINE_F32
-from placeborag_core.backends.profile import IdRule, MetricVariant, Profile
+from placeborag_core.backends.profile import MetricVariant
 from placeborag_core.backends.ties import INSERTION
-from placeborag_core.filters.dialect import FilterDialect
 
 __all__ = ["PROFILE"]
 
-PROFILE = Profile(
+PROFILE = dataclasses.replace(
+    DEFAULT,
     name="weaviate",
-    metric="cosine",
     variants=(
         MetricVariant(
             "cosine",
@@ -27,12 +29,7 @@ PROFILE = Profile(
             evidence="docs/engines/weaviate.md#weaviate-distance-cosine (NOT MEASURED)",
         ),
     ),
-    filters=FilterDialect("weaviate", *CORE_DIALECT_OPERATORS),
-    upsert_metadata="replace",
-    duplicate_ids_in_batch="error",
-    duplicate_ids_message="duplicate ids in one batch: {ids}; each id may appear once",
-    ids=IdRule(),
-    k=DEFAULT_K,
+    filters=dataclasses.replace(DEFAULT.filters, name="weaviate"),
     evidence=(
         (
             "all",

@@ -13,6 +13,8 @@ import re
 from dataclasses import dataclass
 from typing import Protocol
 
+from placeborag_core.messages import shown
+
 __all__ = ["Chunker", "Span", "WordChunker"]
 
 _WORD = re.compile(r"\S+")
@@ -50,10 +52,10 @@ class WordChunker:
 
     def __init__(self, size: int = 200, overlap: int = 0) -> None:
         if isinstance(size, bool) or not isinstance(size, int) or size < 1:
-            raise ValueError(f"size must be an int >= 1, got {size!r}")
+            raise ValueError(f"size must be an int >= 1, got {shown(size)}")
         if isinstance(overlap, bool) or not isinstance(overlap, int) or not 0 <= overlap < size:
             raise ValueError(
-                f"overlap must be an int with 0 <= overlap < size ({size}), got {overlap!r}"
+                f"overlap must be an int with 0 <= overlap < size ({size}), got {shown(overlap)}"
             )
         self._size = size
         self._overlap = overlap

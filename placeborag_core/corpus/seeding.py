@@ -16,14 +16,12 @@ import json
 import uuid
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from placeborag_core.corpus.chunking import Chunker, WordChunker
-from placeborag_core.limits import MAX_METADATA_DEPTH, nesting_depth_exceeds
-from placeborag_core.store.inputs import check_metadata
+from placeborag_core.messages import shown
 from placeborag_core.store.unwrap import core_store_of
 from placeborag_core.unicode_text import require_unicode
 
@@ -34,12 +32,10 @@ __all__ = [
     "CHUNK_METADATA_KEYS",
     "Chunk",
     "Document",
-    "DocumentsFileError",
     "SeedReport",
     "chunk_documents",
     "chunk_id",
     "normalise_whitespace",
-    "read_documents_jsonl",
     "seed_namespaces",
     "seed_store",
     "text_digest",
@@ -134,24 +130,29 @@ def _check_documents(documents: Sequence[Document]) -> None:
         if not isinstance(doc, Document):
             raise TypeError(f"documents[{position}] must be a Document, got {type(doc).__name__}")
         if not isinstance(doc.id, str) or not doc.id:
-            raise ValueError(f"documents[{position}].id must be a non-empty str, got {doc.id!r}")
+            raise ValueError(
+                f"documents[{position}].id must be a non-empty str, got {shown(doc.id)}"
+            )
+        require_unicode(doc.id, f"documents[{position}].id")
         if not isinstance(doc.text, str):
             raise TypeError(
-                f"document {doc.id!r}: text must be a str, got {type(doc.text).__name__}"
+                f"document {shown(doc.id)}: text must be a str, got {type(doc.text).__name__}"
             )
+        require_unicode(doc.text, f"document {shown(doc.id)}: text")
         if not isinstance(doc.metadata, Mapping):
             raise TypeError(
-                f"document {doc.id!r}: metadata must be a mapping, "
+                f"document {shown(doc.id)}: metadata must be a mapping, "
                 f"got {type(doc.metadata).__name__}"
             )
         reserved = sorted(set(doc.metadata) & set(CHUNK_METADATA_KEYS))
         if reserved:
             raise ValueError(
-                f"document {doc.id!r}: metadata keys {reserved} are reserved for chunk metadata "
+                f"document {shown(doc.id)}: metadata keys {reserved} are reserved for chunk "
+                f"metadata "
                 f"(reserved: {list(CHUNK_METADATA_KEYS)})"
             )
         if doc.id in seen:
-            raise ValueError(f"document id {doc.id!r} appears more than once in one namespace")
+            raise ValueError(f"document id {shown(doc.id)} appears more than once in one namespace")
         seen.add(doc.id)
 
 
@@ -249,18 +250,18 @@ def seed_namespaces(
     """
     core = core_store_of(store)
     if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
-        raise ValueError(f"batch_size must be an int >= 1, got {batch_size!r}")
+        raise ValueError(f"batch_size must be an int >= 1, got {shown(batch_size)}")
     if not isinstance(tenants, Mapping):
         raise TypeError(
             f"tenants must be a mapping of namespace to documents, got {type(tenants).__name__}"
         )
     for name in tenants:
         if not isinstance(name, str):
-            raise TypeError(f"namespace must be a str, got {type(name).__name__} {name!r}")
+            raise TypeError(f"namespace must be a str, got {type(name).__name__} {shown(name)}")
     for name, docs in tenants.items():
         if isinstance(docs, str | bytes | Mapping) or not isinstance(docs, Iterable):
             raise TypeError(
-                f"the documents of namespace {name!r} must be an iterable of Document, "
+                f"the documents of namespace {shown(name)} must be an iterable of Document, "
                 f"got {type(docs).__name__}"
             )
     plans = {name: list(docs) for name, docs in sorted(tenants.items())}
@@ -324,86 +325,3 @@ def _plan_namespace(
             progress(min(first + batch_size, total), total)
     stale = sorted(set(ids) - {chunk.id for chunk in chunks})
     return writes, stale, total
-
-
-class DocumentsFileError(ValueError):
-    """A documents file cannot be read or a line of it is malformed (names the file and line)."""
-
-
-_DOCUMENT_KEYS = {"id", "text", "metadata", "namespace"}
-
-
-def _parse_document_line(line: str, where: str) -> tuple[str, Document]:
-    try:
-        data = json.loads(line)
-    except json.JSONDecodeError as error:
-        raise DocumentsFileError(f"{where}: invalid JSON ({error.msg})") from None
-    except (RecursionError, ValueError) as error:  # nesting, or an integer of 4,300+ digits
-        reason = "nested too deep" if isinstance(error, RecursionError) else str(error)
-        raise DocumentsFileError(f"{where}: cannot read the JSON ({reason})") from None
-    if not isinstance(data, dict):
-        raise DocumentsFileError(f"{where}: expected a JSON object, got {type(data).__name__}")
-    unknown = sorted(set(data) - _DOCUMENT_KEYS)
-    if unknown:
-        raise DocumentsFileError(
-            f"{where}: unknown keys {unknown} (allowed: {sorted(_DOCUMENT_KEYS)})"
-        )
-    doc_id, text = data.get("id"), data.get("text")
-    metadata, namespace = data.get("metadata", {}), data.get("namespace", "")
-    if not isinstance(doc_id, str) or not doc_id:
-        raise DocumentsFileError(f"{where}: 'id' must be a non-empty string, got {doc_id!r}")
-    if not isinstance(text, str):
-        raise DocumentsFileError(f"{where}: 'text' must be a string, got {type(text).__name__}")
-    if not isinstance(metadata, dict):
-        raise DocumentsFileError(
-            f"{where}: 'metadata' must be an object, got {type(metadata).__name__}"
-        )
-    if not isinstance(namespace, str):
-        raise DocumentsFileError(
-            f"{where}: 'namespace' must be a string, got {type(namespace).__name__}"
-        )
-    reserved = sorted(set(metadata) & set(CHUNK_METADATA_KEYS))
-    if reserved:
-        raise DocumentsFileError(f"{where}: metadata keys {reserved} are reserved for chunks")
-    try:
-        for value, what in ((doc_id, "'id'"), (text, "'text'"), (namespace, "'namespace'")):
-            require_unicode(value, what)
-        if nesting_depth_exceeds(metadata, MAX_METADATA_DEPTH + 1):
-            raise ValueError(
-                f"'metadata' is nested more than {MAX_METADATA_DEPTH} levels deep; flatten it"
-            )
-        check_metadata(doc_id, metadata, nested=True)
-    except (TypeError, ValueError) as error:
-        raise DocumentsFileError(f"{where}: {error}") from None
-    return namespace, Document(doc_id, text, metadata)
-
-
-def read_documents_jsonl(path: str | Path) -> dict[str, list[Document]]:
-    """Read a JSONL file of documents into ``{namespace: [Document, ...]}``.
-
-    One JSON object per line: ``{"id": str, "text": str, "metadata": {...}, "namespace": str}``
-    (``metadata`` and ``namespace`` optional, namespace default ``""``); blank lines are skipped.
-    Any problem raises :class:`DocumentsFileError` naming the file and the 1-based line.
-    """
-    try:
-        with open(path, encoding="utf-8") as handle:
-            lines = handle.readlines()
-    except (OSError, UnicodeDecodeError) as error:
-        reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
-        raise DocumentsFileError(f"{path}: cannot read: {reason}") from None
-    tenants: dict[str, list[Document]] = {}
-    first_line: dict[tuple[str, str], int] = {}
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        where = f"{path}:{number}"
-        namespace, doc = _parse_document_line(line, where)
-        key = (namespace, doc.id)
-        if key in first_line:
-            raise DocumentsFileError(
-                f"{where}: document id {doc.id!r} already used on line {first_line[key]} "
-                f"(namespace {namespace!r})"
-            )
-        first_line[key] = number
-        tenants.setdefault(namespace, []).append(doc)
-    return tenants

@@ -46,6 +46,7 @@ import numpy.typing as npt
 
 from placeborag_core.arithmetic import dot64
 from placeborag_core.embedding.hashing import derive_key, uniform_vector, unit_fraction
+from placeborag_core.messages import shown
 from placeborag_core.unicode_text import require_unicode
 
 __all__ = ["GEOMETRY", "ClusterMatch", "ClusterSpace", "build_cluster_space"]
@@ -167,25 +168,26 @@ def _validated_declaration(clusters: object) -> dict[str, list[str]]:
     declaration: dict[str, list[str]] = {}
     for name, members in clusters.items():
         if not isinstance(name, str) or not name:
-            raise TypeError(f"cluster names must be non-empty strings, got {name!r}")
-        require_unicode(name, f"cluster name {name!r}")
+            raise TypeError(f"cluster names must be non-empty strings, got {shown(name)}")
+        require_unicode(name, f"cluster name {shown(name)}")
         if isinstance(members, str) or not isinstance(members, Sequence | set | frozenset):
             raise TypeError(
-                f"cluster {name!r} must map to a list of member texts, "
-                f"got {type(members).__name__} {members!r}"
+                f"cluster {shown(name)} must map to a list of member texts, "
+                f"got {type(members).__name__} {shown(members)}"
             )
         texts: list[str] = []
         for member in members:
             if not isinstance(member, str) or not member:
                 raise TypeError(
-                    f"members of cluster {name!r} must be non-empty strings, got {member!r}"
+                    f"members of cluster {shown(name)} must be non-empty strings, got "
+                    f"{shown(member)}"
                 )
-            require_unicode(member, f"a member of cluster {name!r}")
+            require_unicode(member, f"a member of cluster {shown(name)}")
             if member not in texts:
                 texts.append(member)
         if not texts:
             raise ValueError(
-                f"cluster {name!r} has no member texts; a cluster needs at least one "
+                f"cluster {shown(name)} has no member texts; a cluster needs at least one "
                 f"(drop it from clusters= if it is not used)"
             )
         declaration[name] = sorted(texts)
@@ -221,7 +223,10 @@ def _check_separation(
         )
         mates = np.flatnonzero(clusters == name)
         own = [
-            (1.0 / math.sqrt(1.0 + space.jitter_of(text, name) ** 2), f"the anchor of {name!r}"),
+            (
+                1.0 / math.sqrt(1.0 + space.jitter_of(text, name) ** 2),
+                f"the anchor of {shown(name)}",
+            ),
             *(
                 (value, repr(texts[k][0]))
                 for k, value in dots.near(i, mates[mates != i], largest=False)
@@ -231,9 +236,9 @@ def _check_separation(
         if nearest_value >= farthest_value:
             raise ValueError(
                 f"cluster_spread={space.spread} cannot separate the clusters at "
-                f"dimensions={space.dimensions}: {text!r} (cluster {name!r}) has cosine "
-                f"{nearest_value:.4f} with {texts[nearest][0]!r} (cluster "
-                f"{texts[nearest][1]!r}) but only {farthest_value:.4f} with {farthest_label}; "
+                f"dimensions={space.dimensions}: {shown(text)} (cluster {shown(name)}) has cosine "
+                f"{nearest_value:.4f} with {shown(texts[nearest][0])} (cluster "
+                f"{shown(texts[nearest][1])}) but only {farthest_value:.4f} with {farthest_label}; "
                 f"lower cluster_spread or raise dimensions"
             )
 
@@ -281,8 +286,9 @@ def build_cluster_space(
         for member in declaration[name]:
             if member in members:
                 raise ValueError(
-                    f"{member!r} is declared in more than one cluster "
-                    f"({members[member]!r} and {name!r}); a text can belong to one cluster only"
+                    f"{shown(member)} is declared in more than one cluster "
+                    f"({shown(members[member])} and {shown(name)}); a text can belong to one "
+                    f"cluster only"
                 )
             members[member] = name
     if len(declaration) > dimensions - 1:

@@ -42,6 +42,8 @@ from placeborag_core.embedding.clusters import (
 from placeborag_core.embedding.features import Feature, FeatureHasher, FeatureKind
 from placeborag_core.embedding.hashing import derive_key, mix64
 from placeborag_core.embedding.text import BOUNDARY, tokenise_flat, tokens
+from placeborag_core.messages import shown
+from placeborag_core.numbers import is_finite_real
 from placeborag_core.unicode_text import require_unicode
 
 __all__ = [
@@ -83,7 +85,9 @@ def _validated_texts(texts: object) -> list[str]:
     batch = list(texts)
     for index, text in enumerate(batch):
         if not isinstance(text, str):
-            raise TypeError(f"texts[{index}] must be a str, got {type(text).__name__}: {text!r}")
+            raise TypeError(
+                f"texts[{index}] must be a str, got {type(text).__name__}: {shown(text)}"
+            )
         require_unicode(text, f"texts[{index}]")
     return batch
 
@@ -136,26 +140,25 @@ class FakeEmbedder:
         cluster_spread: float = _DEFAULT_SPREAD,
     ) -> None:
         if not isinstance(model_name, str) or not model_name:
-            raise TypeError(f"model_name must be a non-empty str, got {model_name!r}")
+            raise TypeError(f"model_name must be a non-empty str, got {shown(model_name)}")
         require_unicode(model_name, "model_name")
         if isinstance(dimensions, bool) or not isinstance(dimensions, int | np.integer):
             raise TypeError(
                 f"dimensions must be an int from {MIN_DIMENSIONS} to {MAX_DIMENSIONS}, "
-                f"got {type(dimensions).__name__} {dimensions!r}"
+                f"got {type(dimensions).__name__} {shown(dimensions)}"
             )
         if not MIN_DIMENSIONS <= dimensions <= MAX_DIMENSIONS:
             raise ValueError(
                 f"dimensions must be from {MIN_DIMENSIONS} to {MAX_DIMENSIONS}, got {dimensions}"
             )
         if cluster_match not in ("exact", "substring"):
-            raise ValueError(f"cluster_match must be 'exact' or 'substring', got {cluster_match!r}")
-        if (
-            isinstance(cluster_spread, bool)
-            or not isinstance(cluster_spread, int | float)
-            or not math.isfinite(cluster_spread)
-            or cluster_spread <= 0
-        ):
-            raise ValueError(f"cluster_spread must be a finite number > 0, got {cluster_spread!r}")
+            raise ValueError(
+                f"cluster_match must be 'exact' or 'substring', got {shown(cluster_match)}"
+            )
+        if not is_finite_real(cluster_spread) or cluster_spread <= 0:
+            raise ValueError(
+                f"cluster_spread must be a finite number > 0, got {shown(cluster_spread)}"
+            )
         self._model_name = model_name
         self._dimensions = int(dimensions)
         self._cluster_match: ClusterMatch = cluster_match
@@ -227,14 +230,29 @@ class FakeEmbedder:
         """One line for an assertion message: the model name, the dimensions and, with clusters,
         how many are declared (their names: :attr:`cluster_names`) and the matching options that
         differ from the defaults (without clusters they change nothing, so they are not shown)."""
-        parts = [f"model_name={self._model_name!r}", f"dimensions={self._dimensions}"]
+        parts = [f"model_name={shown(self._model_name)}", f"dimensions={self._dimensions}"]
         if self._declaration:
             parts.append(f"clusters={len(self._declaration)}")
             if self._cluster_match != "exact":
-                parts.append(f"cluster_match={self._cluster_match!r}")
+                parts.append(f"cluster_match={shown(self._cluster_match)}")
             if self._cluster_spread != _DEFAULT_SPREAD:
                 parts.append(f"cluster_spread={self._cluster_spread}")
         return f"FakeEmbedder({', '.join(parts)})"
+
+    def __reduce__(self) -> tuple[type[FakeEmbedder], tuple[Any, ...]]:
+        """Pickle as the constructor options: the space is rebuilt from them (same identity,
+        same vectors), and no cache or lock is pickled."""
+        clusters = {name: list(members) for name, members in self._declaration.items()}
+        return (
+            FakeEmbedder,
+            (
+                self._model_name,
+                self._dimensions,
+                clusters or None,
+                self._cluster_match,
+                self._cluster_spread,
+            ),
+        )
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, FakeEmbedder) and other._identity == self._identity
@@ -255,7 +273,7 @@ class FakeEmbedder:
         whatever the number of tokens, and no float object created per entry.
         """
         if not isinstance(text, str):
-            raise TypeError(f"text must be a str, got {type(text).__name__}: {text!r}")
+            raise TypeError(f"text must be a str, got {type(text).__name__}: {shown(text)}")
         require_unicode(text, "text")
         if self._clusters is not None:
             cluster = self._clusters.cluster_of(text)
@@ -305,15 +323,21 @@ class FakeEmbedder:
     def cluster_of(self, text: str) -> str | None:
         """The declared cluster ``text`` belongs to under this embedder's matching rule, or None."""
         if not isinstance(text, str):
-            raise TypeError(f"text must be a str, got {type(text).__name__}: {text!r}")
+            raise TypeError(f"text must be a str, got {type(text).__name__}: {shown(text)}")
         require_unicode(text, "text")
         return None if self._clusters is None else self._clusters.cluster_of(text)
 
     def cluster_anchor(self, name: str) -> list[float]:
-        """The anchor vector of a declared cluster (a unit vector orthogonal to the others)."""
+        """The anchor vector of a declared cluster (a unit vector orthogonal to the others).
+
+        Raises ``TypeError`` for a name that is not a str and ``KeyError`` (naming the declared
+        clusters) for a name no cluster has.
+        """
+        if not isinstance(name, str):
+            raise TypeError(f"name must be a cluster name (str), got {type(name).__name__}")
         if self._clusters is None or name not in self._clusters.anchors:
             raise KeyError(
-                f"no cluster named {name!r}; declared clusters: {list(self.cluster_names)}"
+                f"no cluster named {shown(name)}; declared clusters: {list(self.cluster_names)}"
             )
         return cast(list[float], self._clusters.anchors[name].tolist())
 
@@ -325,7 +349,7 @@ class FakeEmbedder:
         token is a single ``"fallback"`` feature.
         """
         if not isinstance(text, str):
-            raise TypeError(f"text must be a str, got {type(text).__name__}: {text!r}")
+            raise TypeError(f"text must be a str, got {type(text).__name__}: {shown(text)}")
         require_unicode(text, "text")
         cluster = self.cluster_of(text)
         if cluster is not None:

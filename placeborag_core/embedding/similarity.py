@@ -8,6 +8,7 @@ import numpy as np
 import numpy.typing as npt
 
 from placeborag_core.arithmetic import cosine
+from placeborag_core.numbers import real_array
 
 __all__ = ["cosine_similarity"]
 
@@ -26,8 +27,8 @@ def cosine_similarity(a: Sequence[float] | FloatArray, b: Sequence[float] | Floa
     norms. For two FakeEmbedder vectors it is the store's ``Match.similarity`` before that is
     rounded to float32.
     """
-    x = np.asarray(a, dtype=np.float64)
-    y = np.asarray(b, dtype=np.float64)
+    x = real_array(a, "cosine_similarity's first vector").astype(np.float64)
+    y = real_array(b, "cosine_similarity's second vector").astype(np.float64)
     if x.ndim != 1 or x.shape != y.shape:
         raise ValueError(
             f"cosine_similarity needs two 1-d vectors of the same length, "

@@ -38,12 +38,13 @@ from placeborag_core.filters.predicates import (
 )
 from placeborag_core.filters.values import is_number
 from placeborag_core.limits import MAX_FILTER_DEPTH, nesting_depth_exceeds
+from placeborag_core.messages import shown
 
 __all__ = ["check_filter_depth", "compile_filter", "compile_filter_or_callable"]
 
 
 def _path(parts: Sequence[str | int]) -> str:
-    return "where" + "".join(f"[{part!r}]" for part in parts)
+    return "where" + "".join(f"[{shown(part)}]" for part in parts)
 
 
 class _CoreCompiler:
@@ -67,12 +68,14 @@ class _CoreCompiler:
         if callable(clause) and not isinstance(clause, Mapping):
             return CallablePredicate(clause)  # a function of the whole Record, in any position
         if not isinstance(clause, Mapping):
-            raise self.fail(path, f"expected a mapping, got {type(clause).__name__} {clause!r}")
+            raise self.fail(
+                path, f"expected a mapping, got {type(clause).__name__} {shown(clause)}"
+            )
         parts: list[Predicate] = []
         for key, value in clause.items():
             here = [*path, key]
             if not isinstance(key, str) or not key:
-                raise self.fail(here, f"a key must be a non-empty str, got {key!r}")
+                raise self.fail(here, f"a key must be a non-empty str, got {shown(key)}")
             if key.startswith("$"):
                 parts.append(self.logic(key, value, here))
             else:
@@ -83,13 +86,14 @@ class _CoreCompiler:
         if op not in self.dialect.logic_ops:
             if op in CORE_FIELD_OPERATORS:
                 raise self.fail(path, f"{op} is a field operator; write {{'key': {{'{op}': ...}}}}")
-            raise self.fail(path, f"unknown logical operator {op!r}")
+            raise self.fail(path, f"unknown logical operator {shown(op)}")
         if op == "$not":
             if isinstance(value, Predicate) or (callable(value) and not isinstance(value, Mapping)):
                 return Negation(self.clause(value, path))
             if not isinstance(value, Mapping) or not value:
                 raise self.fail(
-                    path, f"$not takes one non-empty clause mapping or a callable, got {value!r}"
+                    path,
+                    f"$not takes one non-empty clause mapping or a callable, got {shown(value)}",
                 )
             return Negation(self.clause(value, path))
         if not isinstance(value, list | tuple):
@@ -111,7 +115,7 @@ class _CoreCompiler:
         if op not in self.dialect.field_ops:
             if op in CORE_FIELD_OPERATORS:
                 raise self.fail(path, f"operator {op} is not supported by this profile's engine")
-            raise self.fail(path, f"unknown operator {op!r}")
+            raise self.fail(path, f"unknown operator {shown(op)}")
         self.check_operand(op, operand, path)
         if op in LIST_OPERANDS:
             operand = list(operand)
@@ -127,21 +131,25 @@ class _CoreCompiler:
 
         bool_ok = self.dialect.bool_bounds and isinstance(operand, bool)
         if op in BOUNDS and not is_number(operand) and not bool_ok:
-            raise self.fail(path, f"a bound must be an int or a float (not bool), got {operand!r}")
+            raise self.fail(
+                path, f"a bound must be an int or a float (not bool), got {shown(operand)}"
+            )
         if op in LIST_OPERANDS:
             if not isinstance(operand, list | tuple):
                 raise self.fail(
-                    path, f"{op} takes a list, got {type(operand).__name__} {operand!r}"
+                    path, f"{op} takes a list, got {type(operand).__name__} {shown(operand)}"
                 )
             bad = [item for item in operand if not scalar(item)]
             if bad:
                 raise self.fail(
-                    path, f"{op} list items must be str, int, float or bool, got {bad[0]!r}"
+                    path, f"{op} list items must be str, int, float or bool, got {shown(bad[0])}"
                 )
         if op in SCALAR_OPERANDS and not scalar(operand):
             hint = " (use $is_empty or $exists for absence)" if operand is None else ""
             hint = " (use $in for a list)" if isinstance(operand, list | tuple) else hint
-            raise self.fail(path, f"{op} takes a str, int, float or bool, got {operand!r}{hint}")
+            raise self.fail(
+                path, f"{op} takes a str, int, float or bool, got {shown(operand)}{hint}"
+            )
         if self.dialect.match_operands == "str_or_int" and op in ("$in", "$nin", "$ne"):
             items = list(operand) if op != "$ne" else [operand]
             kinds = {type(item) for item in items}
@@ -149,12 +157,12 @@ class _CoreCompiler:
                 raise self.fail(
                     path,
                     f"{op} takes str or int values, all of one type (Qdrant's MatchAny and "
-                    f"MatchExcept), got {operand!r}",
+                    f"MatchExcept), got {shown(operand)}",
                 )
         if op in STR_OPERANDS and not isinstance(operand, str):
-            raise self.fail(path, f"{op} takes a str, got {operand!r}")
+            raise self.fail(path, f"{op} takes a str, got {shown(operand)}")
         if op in BOOL_OPERANDS and not isinstance(operand, bool):
-            raise self.fail(path, f"{op} takes true or false, got {operand!r}")
+            raise self.fail(path, f"{op} takes true or false, got {shown(operand)}")
 
 
 def compile_filter_or_callable(

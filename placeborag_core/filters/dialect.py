@@ -12,6 +12,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from placeborag_core.messages import shown
+
 __all__ = [
     "BOOL_OPERANDS",
     "BOUNDS",
@@ -98,7 +100,7 @@ class FilterDialect:
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name:
-            raise ValueError(f"FilterDialect.name must be a non-empty str, got {self.name!r}")
+            raise ValueError(f"FilterDialect.name must be a non-empty str, got {shown(self.name)}")
         known = frozenset(CORE_FIELD_OPERATORS)
         for field_name, given, allowed in (
             ("field_ops", self.field_ops, known),
@@ -108,18 +110,18 @@ class FilterDialect:
             if not isinstance(given, frozenset) or not given <= allowed:
                 raise ValueError(
                     f"FilterDialect.{field_name} must be a frozenset of {sorted(allowed)}, "
-                    f"got {given!r}"
+                    f"got {shown(given)}"
                 )
         for field_name, allowed_values in _CHOICES.items():
             value = getattr(self, field_name)
             if value not in allowed_values:
                 raise ValueError(
                     f"FilterDialect.{field_name} must be one of "
-                    f"{', '.join(map(repr, allowed_values))}, got {value!r}"
+                    f"{', '.join(map(repr, allowed_values))}, got {shown(value)}"
                 )
         if self.validate is not None and not callable(self.validate):
             raise TypeError(
-                f"FilterDialect.validate must be callable or None, got {self.validate!r}"
+                f"FilterDialect.validate must be callable or None, got {shown(self.validate)}"
             )
 
 

@@ -7,21 +7,30 @@ exactly one operator and every operand is a non-empty string, as Chroma 1.5 requ
 ``tests/fidelity/probes/chroma_where_document.py``); a malformed expression raises
 :class:`~placeborag_core.errors.FilterError` with Chroma's wording before any record is read.
 
-Patterns are Python regular expressions (Chroma compiles them with Rust's ``regex`` crate: the
-common syntax is shared, look-around and back-references are Python-only). A record without text
-(stored from a vector alone, or an orphan) contains nothing: it fails ``$contains`` and
-``$regex`` and passes their negations, as in Chroma.
+Patterns have the syntax and semantics of Rust's ``regex`` crate, which Chroma compiles them with:
+:mod:`placeborag_core.filters.regex` is a linear-time engine in pure Python (a lazily built DFA,
+O(len(pattern) * len(text)) per record at worst), so no pattern can make a test hang, as
+``(a+)+$`` does with Python's backtracking ``re``. Unicode classes and case folding are
+Unicode-aware, ``$`` is the end of the text (not before a final newline, as in Python), flags
+may be set anywhere (``a(?i)b``); what Rust rejects (look-around, back-references, ``\\Z``,
+unbalanced groups) raises :class:`~placeborag_core.errors.FilterError` naming the pattern and
+the problem, and so do the few things the engine does not support (Unicode scripts and binary
+properties other than ``White_Space``; automata over 100,000 states); see
+:data:`placeborag_core.filters.regex.SUPPORTED`. A record without text (stored from a vector
+alone, or an orphan) contains nothing: it fails ``$contains`` and ``$regex`` and passes their
+negations, as in Chroma.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from placeborag_core.errors import FilterError
 from placeborag_core.filters.compiler import check_filter_depth
 from placeborag_core.filters.predicates import ColumnView, Predicate, RecordPredicate
+from placeborag_core.filters.regex import RegexError, compile_regex
+from placeborag_core.messages import shown
 
 __all__ = ["DOCUMENT_OPERATORS", "compile_document_filter"]
 
@@ -76,10 +85,10 @@ def _compile(expression: Any) -> Predicate:
     negated = operator.startswith("$not_")
     if operator.endswith("regex"):
         try:
-            pattern = re.compile(operand)
-        except re.error as error:
-            raise FilterError(f"Regex syntax error: {error} (pattern {operand!r})") from None
-        return _Text(lambda text: pattern.search(text) is not None, negated)
+            regex = compile_regex(operand)
+        except RegexError as error:
+            raise FilterError(f"Regex syntax error: {error} (pattern {shown(operand)})") from None
+        return _Text(regex.is_match, negated)
     return _Text(lambda text: operand in text, negated)
 
 

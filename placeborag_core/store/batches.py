@@ -14,6 +14,7 @@ import numpy.typing as npt
 
 from placeborag_core.arithmetic import norm32
 from placeborag_core.backends import Profile
+from placeborag_core.messages import shown
 from placeborag_core.store.faults import id_hash
 from placeborag_core.store.inputs import (
     RawRecord,
@@ -101,7 +102,7 @@ class BatchBuilder:
                 given_raw[index] = vector
             elif text is None:
                 raise ValueError(
-                    f"record {record_id!r} has neither a text nor a vector; give a text to "
+                    f"record {shown(record_id)} has neither a text nor a vector; give a text to "
                     "embed or a vector"
                 )
             else:
@@ -124,7 +125,8 @@ class BatchBuilder:
         assert width is not None
         if given_rows and given.shape[1] != width:
             raise self._profile.dimension_error(
-                f"vector dimension mismatch in one batch: record {raw[given_rows[0]][0]!r} has "
+                f"vector dimension mismatch in one batch: record {shown(raw[given_rows[0]][0])} "
+                f"has "
                 f"dimension {given.shape[1]}, the embedder gives {width}"
             )
         if len(given_rows) == len(raw):

@@ -16,6 +16,7 @@ import numpy as np
 import numpy.typing as npt
 
 from placeborag_core.embedding.hashing import finalise64
+from placeborag_core.messages import shown
 
 __all__ = ["FailureQueue", "id_hash", "query_hash", "recall_keep_mask"]
 
@@ -72,13 +73,17 @@ class FailureQueue:
             isinstance(error, type) and issubclass(error, BaseException)
         )
         if not valid:
-            raise TypeError(f"error must be an exception instance or class, got {error!r}")
+            raise TypeError(f"error must be an exception instance or class, got {shown(error)}")
         if isinstance(times, bool) or not isinstance(times, int) or times < 1:
-            raise ValueError(f"times must be an int >= 1, got {times!r}")
+            raise ValueError(f"times must be an int >= 1, got {shown(times)}")
         self._queue.append(_Pending(error, times))  # type: ignore[arg-type]
 
     def __len__(self) -> int:
         return sum(p.remaining for p in self._queue)
+
+    def armed(self) -> list[tuple[BaseException | type[BaseException], int]]:
+        """The armed failures, first to fire first: (error, queries it still fails)."""
+        return [(p.error, p.remaining) for p in self._queue]
 
     def take(self) -> BaseException | None:
         """The exception the current query must raise, or None (consumes one use)."""

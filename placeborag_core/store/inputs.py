@@ -15,6 +15,8 @@ import numpy.typing as npt
 
 from placeborag_core.backends import PROFILES, Profile
 from placeborag_core.limits import MAX_METADATA_DEPTH, nesting_depth_exceeds
+from placeborag_core.messages import shown
+from placeborag_core.numbers import real_array
 from placeborag_core.records import Record
 from placeborag_core.store.partition import copy_metadata
 from placeborag_core.unicode_text import require_unicode
@@ -51,7 +53,7 @@ def resolve_profile(profile: str | Profile, metric: str | None) -> Profile:
         chosen = PROFILES[profile]
     else:
         raise ValueError(
-            f"unknown profile {profile!r}; allowed: {', '.join(repr(p) for p in PROFILES)} "
+            f"unknown profile {shown(profile)}; allowed: {', '.join(repr(p) for p in PROFILES)} "
             "or a Profile instance"
         )
     return chosen if metric is None else chosen.with_metric(metric)
@@ -59,30 +61,15 @@ def resolve_profile(profile: str | Profile, metric: str | None) -> Profile:
 
 def check_namespace(namespace: Any) -> None:
     if not isinstance(namespace, str):
-        raise TypeError(f"namespace must be a str, got {type(namespace).__name__} {namespace!r}")
-
-
-def _real_array(value: Any, what: str) -> npt.NDArray[Any]:
-    """``value`` as a numpy array of real numbers (ints or floats), or ``TypeError`` naming
-    ``what``: strings, bools, complex numbers, dates and objects are not coerced."""
-    if isinstance(value, str | bytes):
-        raise TypeError(f"{what} must be a sequence of numbers, got {type(value).__name__}")
-    try:
-        array = np.asarray(value)
-    except (TypeError, ValueError) as error:
-        raise TypeError(f"{what} must be a sequence of numbers, got {value!r}") from error
-    if array.dtype.kind not in _REAL_KINDS:
         raise TypeError(
-            f"{what} must hold real numbers (int or float), got elements of dtype {array.dtype} "
-            f"(strings, bools, complex numbers and dates are not converted)"
+            f"namespace must be a str, got {type(namespace).__name__} {shown(namespace)}"
         )
-    return array
 
 
 def as_vector(value: Any, what: str, profile: Profile) -> npt.NDArray[np.float64]:
     """``value`` checked as one vector under ``profile`` (1-d, finite, float32-sized, and not
     zero unless the profile accepts zero vectors), as float64."""
-    array = _real_array(value, what).astype(np.float64, copy=False)
+    array = real_array(value, what).astype(np.float64, copy=False)
     if array.ndim != 1 or array.size == 0:
         raise ValueError(
             f"{what} must be a non-empty 1-D sequence of numbers, got shape {array.shape}"
@@ -137,14 +124,14 @@ def given_vectors(
         ):
             return stacked
     checked = {
-        i: as_vector(v, f"vector of record {raw[i][0]!r}", profile) for i, v in given.items()
+        i: as_vector(v, f"vector of record {shown(raw[i][0])}", profile) for i, v in given.items()
     }
     first, width = next(iter(checked)), len(next(iter(checked.values())))
     for index, vector in checked.items():
         if len(vector) != width:
             raise profile.dimension_error(
-                f"vector dimension mismatch in one batch: record {raw[index][0]!r} has "
-                f"dimension {len(vector)}, record {raw[first][0]!r} has {width}"
+                f"vector dimension mismatch in one batch: record {shown(raw[index][0])} has "
+                f"dimension {len(vector)}, record {shown(raw[first][0])} has {width}"
             )
     return np.stack(list(checked.values())).astype(np.float32)
 
@@ -173,7 +160,7 @@ def unpack(item: Any, index: int) -> RawRecord:
     record_id, text, metadata, vector = parts
     if not isinstance(record_id, str):
         raise TypeError(
-            f"record #{index}: id must be a str, got {type(record_id).__name__} {record_id!r}"
+            f"record #{index}: id must be a str, got {type(record_id).__name__} {shown(record_id)}"
         )
     if not record_id:
         raise ValueError(f"record #{index}: id must be a non-empty str")
@@ -181,19 +168,19 @@ def unpack(item: Any, index: int) -> RawRecord:
     if text is not None:
         if not isinstance(text, str):
             raise TypeError(
-                f"record {record_id!r}: text must be a str or None, got {type(text).__name__}"
+                f"record {shown(record_id)}: text must be a str or None, got {type(text).__name__}"
             )
-        require_unicode(text, f"record {record_id!r}: text")
+        require_unicode(text, f"record {shown(record_id)}: text")
     if metadata is None:
         return record_id, text, None, vector
     if not isinstance(metadata, Mapping):
         raise TypeError(
-            f"record {record_id!r}: metadata must be a mapping or None, "
+            f"record {shown(record_id)}: metadata must be a mapping or None, "
             f"got {type(metadata).__name__}"
         )
     if nesting_depth_exceeds(metadata, MAX_METADATA_DEPTH + 1):
         raise ValueError(
-            f"record {record_id!r}: metadata is nested more than {MAX_METADATA_DEPTH} levels "
+            f"record {shown(record_id)}: metadata is nested more than {MAX_METADATA_DEPTH} levels "
             "deep (or contains itself); flatten it"
         )
     return record_id, text, copy_metadata(metadata), vector
@@ -211,10 +198,10 @@ def check_metadata(record_id: str, metadata: Mapping[str, Any] | None, nested: b
             continue
         if not isinstance(key, str) or not key or key.startswith("$"):
             raise ValueError(
-                f"record {record_id!r}: metadata keys must be non-empty str not starting with "
-                f"'$', got {key!r}"
+                f"record {shown(record_id)}: metadata keys must be non-empty str not starting with "
+                f"'$', got {shown(key)}"
             )
-        require_unicode(key, f"record {record_id!r}: metadata key {key!r}")
+        require_unicode(key, f"record {shown(record_id)}: metadata key {shown(key)}")
         if value is None or isinstance(value, _SCALARS):
             _check_strings(value, record_id, key)
             continue
@@ -230,8 +217,8 @@ def check_metadata(record_id: str, metadata: Mapping[str, Any] | None, nested: b
             else "str, int, float, bool, None or a list of str/int/float/bool"
         )
         raise TypeError(
-            f"record {record_id!r}: metadata[{key!r}] must be {allowed}, "
-            f"got {type(value).__name__} {value!r}"
+            f"record {shown(record_id)}: metadata[{shown(key)}] must be {allowed}, "
+            f"got {type(value).__name__} {shown(value)}"
         )
 
 
@@ -241,7 +228,7 @@ def _check_strings(value: Any, record_id: str, key: str) -> None:
     while stack:
         item = stack.pop()
         if isinstance(item, str):
-            require_unicode(item, f"record {record_id!r}: metadata[{key!r}]")
+            require_unicode(item, f"record {shown(record_id)}: metadata[{shown(key)}]")
         elif isinstance(item, Mapping):
             stack.extend(item.keys())
             stack.extend(item.values())
@@ -266,15 +253,15 @@ def check_store_options(
 ) -> None:
     """Raise for a ``FakeVectorStore`` option outside what it accepts."""
     if filter_mode not in ("pre", "post"):
-        raise ValueError(f"filter_mode must be 'pre' or 'post', got {filter_mode!r}")
+        raise ValueError(f"filter_mode must be 'pre' or 'post', got {shown(filter_mode)}")
     if isinstance(recall, bool) or not isinstance(recall, int | float):
-        raise TypeError(f"recall must be a float in [0, 1], got {recall!r}")
+        raise TypeError(f"recall must be a float in [0, 1], got {shown(recall)}")
     if not 0.0 <= recall <= 1.0:
-        raise ValueError(f"recall must be in [0, 1], got {recall!r}")
+        raise ValueError(f"recall must be in [0, 1], got {shown(recall)}")
     if visibility not in ("immediate", "manual"):
-        raise ValueError(f"visibility must be 'immediate' or 'manual', got {visibility!r}")
+        raise ValueError(f"visibility must be 'immediate' or 'manual', got {shown(visibility)}")
     if not isinstance(orphaned_ids, bool):
-        raise TypeError(f"orphaned_ids must be a bool, got {orphaned_ids!r}")
+        raise TypeError(f"orphaned_ids must be a bool, got {shown(orphaned_ids)}")
 
 
 def delete_ids(ids: object) -> list[str]:
@@ -292,13 +279,13 @@ def id_collection(ids: object, what: str = "ids") -> list[str]:
     if isinstance(ids, str | bytes) or not isinstance(ids, Iterable):
         raise TypeError(
             f"{what} must be a collection of str (a list, tuple or set), "
-            f"got {type(ids).__name__} {ids!r}"
+            f"got {type(ids).__name__} {shown(ids)}"
         )
     listed = list(ids)
     for record_id in listed:
         if not isinstance(record_id, str):
             raise TypeError(
-                f"{what} must hold str ids, got {type(record_id).__name__} {record_id!r}"
+                f"{what} must hold str ids, got {type(record_id).__name__} {shown(record_id)}"
             )
     return listed
 
@@ -307,7 +294,7 @@ def check_record_id(record_id: object) -> str:
     """A single record id argument (``get``): a str."""
     if not isinstance(record_id, str):
         raise TypeError(
-            f"id must be a str, got {type(record_id).__name__} {record_id!r}"
+            f"id must be a str, got {type(record_id).__name__} {shown(record_id)}"
             + (
                 "; to read several records use select(ids=...)"
                 if isinstance(record_id, list)
@@ -335,5 +322,5 @@ def check_embedder(embedder: object) -> None:
     if embedder is not None and not callable(getattr(embedder, "embed_many", None)):
         raise TypeError(
             "embedder must be a FakeEmbedder (or None for the default one), "
-            f"got {type(embedder).__name__} {embedder!r}"
+            f"got {type(embedder).__name__} {shown(embedder)}"
         )

@@ -16,6 +16,7 @@ import numpy as np
 import numpy.typing as npt
 
 from placeborag_core.arithmetic import cosine_table
+from placeborag_core.messages import shown
 
 __all__ = ["check_mmr_options", "mmr_order"]
 
@@ -53,10 +54,10 @@ def mmr_order(
 def check_mmr_options(lambda_mult: object, redundancy: object, order: object) -> None:
     """Raise for an MMR option outside what :func:`mmr_order` and the store accept."""
     if isinstance(lambda_mult, bool) or not isinstance(lambda_mult, int | float):
-        raise TypeError(f"lambda_mult must be a float in [0, 1], got {lambda_mult!r}")
+        raise TypeError(f"lambda_mult must be a float in [0, 1], got {shown(lambda_mult)}")
     if not 0.0 <= lambda_mult <= 1.0:
-        raise ValueError(f"lambda_mult must be in [0, 1], got {lambda_mult!r}")
+        raise ValueError(f"lambda_mult must be in [0, 1], got {shown(lambda_mult)}")
     if redundancy not in ("max", "last"):
-        raise ValueError(f"redundancy must be 'max' or 'last', got {redundancy!r}")
+        raise ValueError(f"redundancy must be 'max' or 'last', got {shown(redundancy)}")
     if order not in ("pick", "rank"):
-        raise ValueError(f"order must be 'pick' or 'rank', got {order!r}")
+        raise ValueError(f"order must be 'pick' or 'rank', got {shown(order)}")

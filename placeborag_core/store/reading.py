@@ -20,6 +20,7 @@ from placeborag_core.backends import Profile
 from placeborag_core.filters.compiler import compile_filter_or_callable
 from placeborag_core.filters.documents import compile_document_filter
 from placeborag_core.filters.predicates import Predicate, all_of
+from placeborag_core.messages import shown
 from placeborag_core.records import Match, Record, Trace
 from placeborag_core.store.faults import FailureQueue
 from placeborag_core.store.inputs import as_vector, check_namespace, check_record_id, id_collection
@@ -112,8 +113,8 @@ class ReadMethods:
     ) -> list[Match]:
         """The ``k`` best records for a text or a vector, best first, by the profile's score.
 
-        ``where`` filters on metadata (see ``filters.py``) and ``where_document`` on the text
-        (Chroma's dialect, see ``document_filters.py``), both at the filter step; ``ids``
+        ``where`` filters on metadata (the profile's dialect) and ``where_document`` on the text
+        (Chroma's dialect, ``filters/documents.py``), both at the filter step; ``ids``
         restricts candidates to those ids (an empty collection allows none); ``fetch_k`` is how
         many nearest records filter mode ``post`` fetches before filtering (default ``k``;
         ignored in ``pre``). Fewer than ``k`` results come back when fewer records qualify.
@@ -195,7 +196,7 @@ class ReadMethods:
         """
         plan = self._plan(None, where, where_document, namespace, ids=ids, call="get")
         if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int)):
-            raise TypeError(f"limit must be an int or None, got {limit!r}")
+            raise TypeError(f"limit must be an int or None, got {shown(limit)}")
         with self._lock:
             part = self._spaces.get(namespace)
             if part is None:

@@ -18,6 +18,7 @@ import numpy.typing as npt
 
 from placeborag_core.backends import Profile
 from placeborag_core.errors import RetrievalTimeout
+from placeborag_core.messages import shown
 from placeborag_core.records import Record
 from placeborag_core.store.batches import BatchBuilder
 from placeborag_core.store.faults import FailureQueue
@@ -77,6 +78,21 @@ class FakeVectorStore(ReadMethods):
         self._batches = BatchBuilder(self._profile, lambda: self.embedder, hash_ids=recall < 1.0)
         self._ranker = Ranker(self._profile, filter_mode, self._recall)
         self._listing = Listing(self._profile)
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickle every record, held write, orphan, armed failure and setting; the lock and
+        the batch builder (which holds a closure) are rebuilt by :meth:`__setstate__`."""
+        with self._lock:
+            state = dict(self.__dict__)
+        del state["_lock"], state["_batches"]
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._lock = threading.RLock()
+        self._batches = BatchBuilder(
+            self._profile, lambda: self.embedder, hash_ids=self._recall < 1.0
+        )
 
     # ------------------------------------------------------------------ read-only settings
 
@@ -225,6 +241,12 @@ class FakeVectorStore(ReadMethods):
         with self._lock:
             self._failures.arm(RetrievalTimeout if error is None else error, times)
 
+    def armed_failures(self) -> list[tuple[BaseException | type[BaseException], int]]:
+        """The failures :meth:`fail_next_query` armed that have not fired yet, first to fire
+        first: ``(error, times)`` as they would be armed again (for saving a store)."""
+        with self._lock:
+            return self._failures.armed()
+
     # ------------------------------------------------------------------ size and representation
 
     def __len__(self) -> int:
@@ -253,8 +275,9 @@ class FakeVectorStore(ReadMethods):
             *(["orphaned_ids=True"] if self._orphaned_ids else []),
         ]
         return (
-            f"FakeVectorStore(profile={self._profile.name!r}, metric={self._profile.metric!r}, "
-            f"filter_mode={self._filter_mode!r}, records={records}, namespaces={len(names)}"
+            f"FakeVectorStore(profile={shown(self._profile.name)}, "
+            f"metric={shown(self._profile.metric)}, "
+            f"filter_mode={shown(self._filter_mode)}, records={records}, namespaces={len(names)}"
             + "".join(f", {extra}" for extra in extras)
             + ")"
         )

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from placeborag_core.messages import shown
 from placeborag_core.testing.explanation import explain
 
 if TYPE_CHECKING:
@@ -67,7 +68,7 @@ def _validated(expected_ids: Sequence[str], k: int | None) -> tuple[list[str], i
     if isinstance(expected_ids, str) or not isinstance(expected_ids, Sequence):
         raise TypeError(
             "expected_ids must be a sequence of ids such as ['doc-1', 'doc-2'], "
-            f"got {type(expected_ids).__name__} {expected_ids!r}"
+            f"got {type(expected_ids).__name__} {shown(expected_ids)}"
         )
     ids = list(expected_ids)
     for index, value in enumerate(ids):
@@ -77,11 +78,11 @@ def _validated(expected_ids: Sequence[str], k: int | None) -> tuple[list[str], i
         raise ValueError("expected_ids is empty; name at least one id the query must return")
     duplicates = sorted({i for i in ids if ids.count(i) > 1})
     if duplicates:
-        raise ValueError(f"expected_ids lists {duplicates!r} more than once")
+        raise ValueError(f"expected_ids lists {shown(duplicates)} more than once")
     if k is None:
         k = len(ids)
     if isinstance(k, bool) or not isinstance(k, int) or k < len(ids):
-        raise ValueError(f"k must be an int >= len(expected_ids) = {len(ids)}, got {k!r}")
+        raise ValueError(f"k must be an int >= len(expected_ids) = {len(ids)}, got {shown(k)}")
     return ids, k
 
 
@@ -177,15 +178,15 @@ class _Report:
         profile = self.store.profile
         context = [f"query {_show_query(self.query)}"]
         if self.where is not None:
-            context.append(f"where={dict(self.where)!r}")
+            context.append(f"where={shown(dict(self.where))}")
         if self.namespace:
-            context.append(f"namespace={self.namespace!r}")
-        settings = [f"profile {profile.name!r}", f"metric {profile.metric!r}"]
-        settings.append(f"filter_mode {self.store.filter_mode!r}")
+            context.append(f"namespace={shown(self.namespace)}")
+        settings = [f"profile {shown(profile.name)}", f"metric {shown(profile.metric)}"]
+        settings.append(f"filter_mode {shown(self.store.filter_mode)}")
         if self.store.recall < 1.0:
             settings.append(f"recall {self.store.recall}")
         return [
-            f"top-{self.k} results {got!r} do not include {self.ids!r} {how}",
+            f"top-{self.k} results {shown(got)} do not include {shown(self.ids)} {how}",
             f"{', '.join(context)}; {', '.join(settings)}",
         ]
 
@@ -206,7 +207,7 @@ class _Report:
         lines = []
         for position, record_id in enumerate(self.ids, start=1):
             first, *rest = self._whereabouts(position, record_id).split("\n")
-            lines.append(f"  {record_id!r}: {first}")
+            lines.append(f"  {shown(record_id)}: {first}")
             lines.extend(f"      {line}" for line in rest)
         return lines
 
@@ -237,7 +238,8 @@ class _Report:
         if trace.status == "filtered_out":
             record = store.get(trace.id, namespace=self.namespace)
             metadata = record.metadata if record is not None else {}
-            return f"filtered out by where={dict(self.where or {})!r} (its metadata: {metadata!r})"
+            where = shown(dict(self.where or {}))
+            return f"filtered out by where={where} (its metadata: {shown(metadata)})"
         if trace.status == "lost_to_recall":
             return (
                 f"lost to recall{_score(trace)}: at recall={store.recall} this query never sees "
@@ -264,8 +266,8 @@ class _Report:
             for ns in self.store.namespaces()
             if ns != self.namespace and self.store.get(record_id, namespace=ns) is not None
         ]
-        where = f" (it is in namespace {elsewhere[0]!r})" if elsewhere else ""
-        return f"missing: no record with this id in namespace {self.namespace!r}{where}"
+        where = f" (it is in namespace {shown(elsewhere[0])})" if elsewhere else ""
+        return f"missing: no record with this id in namespace {shown(self.namespace)}{where}"
 
     def _culprit(self) -> str | None:
         """The first expected id that is missing or (ordered) out of place."""
@@ -286,16 +288,16 @@ class _Report:
         missing = self.store.get(culprit, namespace=self.namespace)
         if rival.text is None:
             orphan = (
-                f"{rival.id!r} is an orphaned id (deleted, still indexed): it has no text to "
+                f"{shown(rival.id)} is an orphaned id (deleted, still indexed): it has no text to "
                 "explain, and compact() would remove it"
             )
             return ["", orphan]
         if missing is None or missing.text is None:
             return []
         embedder = self.store.embedder
-        lines = ["", f"why {rival.id!r} ranks above {culprit!r}:"]
+        lines = ["", f"why {shown(rival.id)} ranks above {shown(culprit)}:"]
         for record_id, text in ((rival.id, rival.text), (culprit, missing.text)):
-            lines.append(f"  {record_id!r}:")
+            lines.append(f"  {shown(record_id)}:")
             explanation = str(explain(self.query, text, embedder))
             lines.extend(f"    {line}" for line in explanation.splitlines())
         return lines

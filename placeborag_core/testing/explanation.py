@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Literal
 import numpy as np
 
 from placeborag_core.arithmetic import cosine
+from placeborag_core.messages import shown
 
 if TYPE_CHECKING:
     from placeborag_core.embedding.embedder import FakeEmbedder
@@ -103,15 +104,15 @@ class Explanation:
         if self.relation == "same_cluster":
             anchor, jitter = self.anchor_part, self.jitter_part
             return [
-                f"both are members of cluster {self.query_cluster!r}",
+                f"both are members of cluster {shown(self.query_cluster)}",
                 f"through the shared anchor: {_tidy(anchor):+.4f}{self._percent(anchor)}",
                 f"through their offsets:     {_tidy(jitter):+.4f}{self._percent(jitter)}",
             ]
         if self.relation == "different_clusters":
             return [
                 (
-                    f"members of different clusters ({self.query_cluster!r} and "
-                    f"{self.text_cluster!r}); cluster anchors are orthogonal, so all of the "
+                    f"members of different clusters ({shown(self.query_cluster)} and "
+                    f"{shown(self.text_cluster)}); cluster anchors are orthogonal, so all of the "
                     "cosine comes from their jitter"
                 ),
             ]
@@ -123,7 +124,7 @@ class Explanation:
             )
             return [
                 (
-                    f"only the {member} is a member of a cluster ({cluster!r}); the other is "
+                    f"only the {member} is a member of a cluster ({shown(cluster)}); the other is "
                     "hashed, and the member's words reach its vector only through its offset "
                     "from the anchor, so the cosine is not split by feature"
                 ),

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from placeborag_core.messages import shown
 from placeborag_core.store.unwrap import core_store_of
 from placeborag_core.store.vector_store import FakeVectorStore
 
@@ -28,9 +29,10 @@ class Leak:
 
     def describe(self) -> str:
         """One line naming the query, the namespace queried and where the chunk belongs."""
-        owner = f"namespace {self.owner!r}" if self.owner is not None else "no known namespace"
+        owner = f"namespace {shown(self.owner)}" if self.owner is not None else "no known namespace"
         return (
-            f"query {self.query!r} in namespace {self.namespace!r} returned chunk {self.id!r}, "
+            f"query {shown(self.query)} in namespace {shown(self.namespace)} returned chunk "
+            f"{shown(self.id)}, "
             f"which belongs to {owner}"
         )
 
@@ -84,7 +86,7 @@ def assert_tenant_isolation(
     """
     core = core_store_of(store)
     if isinstance(k, bool) or not isinstance(k, int) or k < 1:
-        raise ValueError(f"k must be an int >= 1, got {k!r}")
+        raise ValueError(f"k must be an int >= 1, got {shown(k)}")
     names = sorted(core.namespaces() if namespaces is None else set(namespaces))
     if queries is None:
         probes = _default_probes(core, names, probes_per_namespace)

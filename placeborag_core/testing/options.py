@@ -38,6 +38,8 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from placeborag_core.messages import shown
+
 __all__ = [
     "OptionError",
     "RoutedOptions",
@@ -62,9 +64,10 @@ class OptionError(TypeError):
         self.option = option
         self.suggestion = suggestion
         self.valid = tuple(valid)
-        hint = f"; did you mean {suggestion!r}?" if suggestion else "."
+        hint = f"; did you mean {shown(suggestion)}?" if suggestion else "."
         super().__init__(
-            f"unknown placeborag option {option!r}{hint} Valid options: {', '.join(self.valid)}"
+            f"unknown placeborag option {shown(option)}{hint} Valid options: "
+            f"{', '.join(self.valid)}"
         )
 
 
@@ -103,13 +106,13 @@ def store_option_names() -> tuple[str, ...]:
 
 def _check_extra(extra: Collection[str], taken: Collection[str]) -> tuple[str, ...]:
     if isinstance(extra, str):
-        raise TypeError(f"extra must be a collection of option names, not the str {extra!r}")
+        raise TypeError(f"extra must be a collection of option names, not the str {shown(extra)}")
     for name in extra:
         if not isinstance(name, str):
             raise TypeError(f"extra option names must be str, got {type(name).__name__}")
         if name in taken:
             raise ValueError(
-                f"extra option {name!r} shadows a constructor option of the same name; "
+                f"extra option {shown(name)} shadows a constructor option of the same name; "
                 "choose another name for the plugin option"
             )
     return tuple(sorted(set(extra)))

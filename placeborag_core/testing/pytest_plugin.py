@@ -44,6 +44,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import pytest
 
+from placeborag_core.messages import shown
 from placeborag_core.testing import _pytest_hookspecs
 from placeborag_core.testing.options import (
     OptionError,
@@ -93,7 +94,7 @@ def _unavailable(plugin_name: str, fixtures: list[str], reason: str) -> types.Mo
 
     def failing(name: str) -> Any:
         def fixture() -> None:
-            _fail(f"fixture {name!r} is unavailable: {reason}")
+            _fail(f"fixture {shown(name)} is unavailable: {reason}")
 
         return pytest.fixture(name=name)(fixture)
 
@@ -131,7 +132,7 @@ def _route(item: pytest.Item) -> RoutedOptions:
         if marker.args:
             _fail(
                 f"the placeborag marker takes keyword options only, got positional "
-                f"{marker.args!r}; write e.g. @pytest.mark.placeborag(profile='chroma')"
+                f"{shown(marker.args)}; write e.g. @pytest.mark.placeborag(profile='chroma')"
             )
     extra: tuple[str, ...] = item.config.stash.get(_EXTRA_KEY, ())
     try:
@@ -173,7 +174,7 @@ def build_from_options(
         return factory(*args, **wired, **options)
     except (TypeError, ValueError) as exc:
         name = getattr(factory, "__name__", repr(factory))
-        message = f"placeborag marker options {options!r} rejected by {name}: "
+        message = f"placeborag marker options {shown(options)} rejected by {name}: "
         message += f"{type(exc).__name__}: {exc}"
     _fail(message)  # outside the except block, so pytest shows no chained traceback
 

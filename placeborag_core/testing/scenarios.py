@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
+from placeborag_core.messages import shown
 from placeborag_core.records import Match
 
 __all__ = [
@@ -119,7 +120,9 @@ def weak_chunk(
 ) -> ContextState:
     """A single result far below the score floor."""
     if not score < floor:
-        raise ValueError(f"score must be below floor, got score={score!r}, floor={floor!r}")
+        raise ValueError(
+            f"score must be below floor, got score={shown(score)}, floor={shown(floor)}"
+        )
     chunk = CannedChunk(
         "kb-plants-1",
         "The office plants are watered every Friday morning.",

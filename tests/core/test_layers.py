@@ -16,6 +16,8 @@ import pytest
 CORE = Path(__file__).resolve().parents[2] / "placeborag_core"
 LAYERS = ["shared", "embedding", "filters", "backends", "store", "corpus", "testing", "cli"]
 SHARED = {
+    "messages",
+    "numbers",
     "errors",
     "records",
     "limits",

