@@ -35,11 +35,16 @@ class Namespaces:
         return part is not None and record_id in part.rows
 
     def upsert(self, namespace: str, batch: Batch, dimension: int) -> None:
-        """Write a validated batch (the profile decides whether an upsert merges metadata)."""
+        """Write a validated batch (the profile decides whether an upsert merges metadata and
+        whether a ``None`` value removes its key)."""
         part = self._parts.get(namespace)
         if part is None:
             part = self._parts[namespace] = Partition(dimension)
-        part.put(batch, merge=self._profile.upsert_metadata == "merge")
+        part.put(
+            batch,
+            merge=self._profile.upsert_metadata == "merge",
+            none_removes_key=self._profile.none_removes_key,
+        )
 
     def delete(self, namespace: str, ids: list[str]) -> int:
         """Delete ids (as orphans if the store keeps them); returns how many existed."""
