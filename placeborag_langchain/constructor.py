@@ -2,9 +2,10 @@
 
 The LangChain-side options (embedding, namespace, collection name, relevance function), the
 profile given by name or as a `Profile`, the real class's own options merged with the generic
-ones (an embedding or a distance given twice), and Qdrant's payload keys folded into the
-integration's filter format. Each refuses what the store would refuse, with the same message,
-so a store is built only from valid options.
+ones (an embedding or a distance given twice), Qdrant's payload keys folded into the
+integration's filter format, and FAISS's `distance_strategy` matched to a wrapped store's
+metric. Each refuses what the store would refuse, with the same message, so a store is built
+only from valid options.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from langchain_core.embeddings import Embeddings
 
 from placeborag_core import Profile
 from placeborag_core.unicode_text import require_unicode
+from placeborag_langchain.distance import requested_distance
 from placeborag_langchain.embeddings import PlaceboEmbeddings
 from placeborag_langchain.filters import EngineFilter
 from placeborag_langchain.integrations import IntegrationFacts
@@ -28,6 +30,7 @@ __all__ = [
     "merged_options",
     "payload_format",
     "profile_name",
+    "strategy_for",
 ]
 
 WRAP_OPTIONS = (
@@ -118,3 +121,14 @@ def merged_options(
             )
         metric = options.metric
     return embedding, metric
+
+
+def strategy_for(facts: IntegrationFacts, distance_strategy: Any, metric: str) -> str | None:
+    """The `distance_strategy` setting of a store over a core store of `metric` (None when not
+    given); ValueError when the strategy runs on another metric."""
+    wanted, setting = requested_distance(facts, None, distance_strategy)
+    if setting is not None and wanted != metric:
+        raise ValueError(
+            f"distance_strategy={setting} needs metric {wanted!r}; the given store has {metric!r}"
+        )
+    return setting

@@ -26,6 +26,7 @@ from placeborag_langchain.constructor import (
     merged_options,
     payload_format,
     profile_name,
+    strategy_for,
 )
 from placeborag_langchain.deletes import Deletes
 from placeborag_langchain.distance import DistanceOptions, requested_distance, shown_setting
@@ -167,12 +168,7 @@ class PlaceboVectorStore(IntegrationMethods):
         embedding = checked_embedding(embedding, namespace, collection_name, relevance_score_fn)
         facts = integration_for(core.profile.name)
         filter_format = payload_format(facts, content_payload_key, metadata_payload_key)
-        metric, setting = requested_distance(facts, None, distance_strategy)
-        if setting is not None and metric != core.profile.metric:
-            raise ValueError(
-                f"distance_strategy={setting} needs metric {metric!r}; the given store has "
-                f"{core.profile.metric!r}"
-            )
+        setting = strategy_for(facts, distance_strategy, core.profile.metric)
         # Texts go to the core as text only when the core embeds with this very embedder (a
         # wrapped store may hold another one: then its vectors come from `embedding`).
         own = core_embedder_of(embedding)
