@@ -29,7 +29,8 @@ __all__ = ["StoreParts"]
 
 
 class StoreParts(SearchMethods):
-    """The collaborators and settings every method group of the store reads."""
+    """The collaborators and settings `PlaceboVectorStore._wrap` sets up, as its method groups
+    read them."""
 
     _store: FakeVectorStore
     _facts: IntegrationFacts
