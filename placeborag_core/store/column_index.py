@@ -10,6 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+import numpy.typing as npt
+
 __all__ = ["KeyIndex", "index_key"]
 
 
@@ -33,6 +36,9 @@ class KeyIndex:
         self.rows: set[int] = set()
         self.values: dict[tuple[str, Any], set[int]] = {}
         self.elements: dict[tuple[str, Any], set[int]] = {}
+        # bucket -> its rows as an array, made on first read and dropped when the bucket changes,
+        # so that repeated queries with one filter do not convert a set per query
+        self._arrays: dict[tuple[bool, tuple[str, Any]], npt.NDArray[np.intp]] = {}
 
     def add(self, row: int, value: Any) -> None:
         self.rows.add(row)
@@ -41,10 +47,12 @@ class KeyIndex:
                 item_key = index_key(item)
                 if item_key is not None:
                     self.elements.setdefault(item_key, set()).add(row)
+                    self._arrays.pop((True, item_key), None)
             return
         value_key = index_key(value)
         if value_key is not None:
             self.values.setdefault(value_key, set()).add(row)
+            self._arrays.pop((False, value_key), None)
 
     def discard(self, row: int, value: Any) -> None:
         self.rows.discard(row)
@@ -53,7 +61,19 @@ class KeyIndex:
                 item_key = index_key(item)
                 if item_key is not None:
                     self.elements[item_key].discard(row)
+                    self._arrays.pop((True, item_key), None)
             return
         value_key = index_key(value)
         if value_key is not None:
             self.values[value_key].discard(row)
+            self._arrays.pop((False, value_key), None)
+
+    def rows_of(self, lookup: tuple[str, Any], element: bool) -> npt.NDArray[np.intp]:
+        """The rows of one bucket (a scalar value, or with ``element`` a list element)."""
+        cached = self._arrays.get((element, lookup))
+        if cached is None:
+            table = self.elements if element else self.values
+            found = table.get(lookup, ())
+            cached = np.fromiter(found, dtype=np.intp, count=len(found))
+            self._arrays[(element, lookup)] = cached
+        return cached

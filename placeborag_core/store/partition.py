@@ -141,12 +141,11 @@ class Partition:
         """Rows whose scalar value (or, with ``elements``, a list element) has an index key in
         ``lookups``."""
         index = self._index_for(key)
-        found: set[int] = set()
-        tables = [index.values, index.elements] if elements else [index.values]
+        out = np.zeros(self.n_rows, dtype=bool)
         for lookup in lookups:
-            for table in tables:
-                found.update(table.get(lookup, ()))
-        return self._mask(found)
+            for element in (False, True) if elements else (False,):
+                out[index.rows_of(lookup, element)] = True
+        return out
 
     def _mask(self, rows: Iterable[int]) -> npt.NDArray[np.bool_]:
         out = np.zeros(self.n_rows, dtype=bool)
