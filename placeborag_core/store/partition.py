@@ -172,12 +172,20 @@ class Partition:
 
     # ------------------------------------------------------------------ writes
 
-    def put(self, batch: Batch, merge: bool) -> None:
-        """Write a batch: existing ids in place, new ids appended in one block, in batch order."""
+    def put(self, batch: Batch, merge: bool, move: bool = False) -> None:
+        """Write a batch: existing ids in place (``move``: their old rows dropped and every record
+        appended, as a new row version), new ids appended in one block, in batch order."""
         rows = self.rows
         new: list[int] = []
         for i, record_id in enumerate(batch.ids):
             row = rows.get(record_id)
+            if row is not None and move:
+                self._unindex(row, self.metas[row] or {})
+                self.texts[row] = None
+                self.metas[row] = None
+                del rows[record_id]
+                self._kill(row)
+                row = None
             if row is None:
                 orphan = self.orphans.pop(record_id, None)
                 if orphan is not None:
@@ -200,6 +208,8 @@ class Partition:
             self._index(row, meta)
         if new:
             self._append(batch, new)
+        if move:
+            self._maybe_compact()
 
     def _append(self, batch: Batch, picks: list[int]) -> None:
         start, count = self.n_rows, len(picks)
