@@ -45,6 +45,8 @@ class Verdict:
 
 
 def _close(a: float, b: float, tol: float) -> bool:
+    if a != a or b != b:  # NaN: pgvector cosine distance of a zero vector
+        return a != a and b != b
     return abs(a - b) <= tol
 
 
@@ -60,7 +62,8 @@ def _groups(hits: Sequence[Hit], tol: float) -> list[list[int]]:
 
 
 def _exact_tie(hits: Sequence[Hit], ranks: Sequence[int]) -> bool:
-    return len({hits[i].score for i in ranks}) == 1
+    scores = {hits[i].score for i in ranks}
+    return len(scores) == 1 or all(s != s for s in scores)  # all NaN
 
 
 def _show(hits: Sequence[Hit]) -> str:

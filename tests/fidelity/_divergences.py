@@ -24,6 +24,7 @@ CHROMA_TIE_SUBSET = "chroma-tie-subset"
 QDRANT_TIE_ORDER = "qdrant-tie-order"
 FLOAT_ROUNDING = "float-rounding"
 QDRANT_K_COERCION = "qdrant-k-coercion"
+PGVECTOR_K_COERCION = "pgvector-k-coercion"
 
 KNOWN: dict[str, Divergence] = {
     d.key: d
@@ -75,6 +76,21 @@ KNOWN: dict[str, Divergence] = {
             evidence=(
                 "docs/engines/qdrant.md#qdrant-k-request-model, #qdrant-k-local-unchecked "
                 "(probes/qdrant_writes.py); tests/fidelity/_engines.py QdrantSide.query."
+            ),
+        ),
+        Divergence(
+            key=PGVECTOR_K_COERCION,
+            engines=("pgvector",),
+            reason=(
+                "PostgreSQL casts a LIMIT to bigint: psycopg's k='2' (sent untyped) becomes "
+                "LIMIT 2, and a float is rounded half to even (1.5 and 2.5 give 2, 0.4 gives "
+                "0). Our pgvector profile rejects a k that is not an int with a TypeError: a "
+                "string or fractional k is a bug in the calling code, not a behaviour of the "
+                "engine (the KRule in placeborag_core/backends/pgvector/profile.py)."
+            ),
+            evidence=(
+                "docs/engines/pgvector.md#pgvector-k-coerced-to-bigint "
+                "(probes/pgvector_errors_writes.py); tests/fidelity/_engines.py PgvectorSide."
             ),
         ),
         Divergence(
