@@ -74,8 +74,21 @@ def table_name(prefix: str = "fid") -> str:
     return f"{prefix}_{next(_tables)}"
 
 
+def on_stop(callback: Any) -> None:
+    """Call ``callback()`` before the server stops (e.g. to dispose an integration's engine)."""
+    _state.setdefault("callbacks", []).append(callback)
+
+
+def sqlalchemy_url(driver: str = "psycopg") -> str:
+    """The server's URI for SQLAlchemy with ``driver`` (``postgresql+psycopg://...``)."""
+    return uri().replace("postgresql://", f"postgresql+{driver}://", 1)
+
+
 def stop() -> None:
     """Close the connection, stop the server and remove its directory (idempotent)."""
+    for callback in _state.pop("callbacks", []):
+        with contextlib.suppress(Exception):
+            callback()
     con = _state.pop("con", None)
     if con is not None:
         with contextlib.suppress(Exception):
