@@ -30,6 +30,8 @@ for _module in (
     "langchain_community",
     "llama_index.vector_stores.chroma",
     "llama_index.vector_stores.qdrant",
+    "pgserver",
+    "psycopg",
 ):
     pytest.importorskip(
         _module, reason=f"{_module} is missing (pip install 'placeborag[fidelity,all]')"
