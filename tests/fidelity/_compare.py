@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from ._divergences import FLOAT_ROUNDING
 
@@ -33,6 +34,18 @@ class TiePolicy:
 
     subset: str | None
     order: str | None
+    whole_sort: bool = False
+    """The engine orders equal scores by a sort over every candidate (PostgreSQL's tuplesort):
+    where the last bits make other candidates equal on one side only, the sort compares
+    differently and the order inside an exact tie may change (``float-rounding``)."""
+
+
+def _equal_pairs(scores: Mapping[str, float]) -> set[frozenset[str]]:
+    """The pairs of candidates with bit-identical scores (NaN equal to NaN, as a sort has it)."""
+    by_value: dict[Any, list[str]] = {}
+    for key, value in scores.items():
+        by_value.setdefault("nan" if value != value else value, []).append(key)
+    return {frozenset((a, b)) for ids in by_value.values() for a in ids for b in ids if a < b}
 
 
 @dataclass(frozen=True)
@@ -113,7 +126,11 @@ def compare_rankings(
             continue
         rounding = not (_exact_tie(theirs, ranks) and _exact_tie(ours, ranks))
         if set(our_ids) == set(their_ids):
-            if rounding:
+            if rounding or (
+                policy.whole_sort
+                and our_candidates is not None
+                and _equal_pairs(candidates) != _equal_pairs(our_candidates)
+            ):
                 found.add(FLOAT_ROUNDING)
             elif policy.order is not None:
                 found.add(policy.order)

@@ -97,11 +97,14 @@ KNOWN: dict[str, Divergence] = {
         ),
         Divergence(
             key=FLOAT_ROUNDING,
-            engines=("chroma", "qdrant", "faiss"),
+            engines=("chroma", "qdrant", "faiss", "pgvector"),
             reason=(
                 "Two candidates whose scores differ only in the last float32 bits can be "
-                "ordered differently: the engines compute with their own SIMD/FMA kernels, "
-                "our profiles with numpy. Scores still agree within float32 tolerance. The "
+                "ordered differently: the engines compute with their own SIMD/FMA kernels "
+                "(pgvector: float32 sums in 16 FMA lanes, then double precision; "
+                "qdrant-client renormalises stored cosine vectors on every query), our "
+                "profiles report the exact values, rounded once, the same on every machine. "
+                "Scores still agree within float32 tolerance. The "
                 "same goes for MMR picks whose objectives tie within tolerance, and for "
                 "LangChain's inner-product relevance (1 - d if d > 0 else -d), which turns a "
                 "distance of 0 against 1.2e-7 into relevance -0.0 against 0.9999999."
@@ -109,7 +112,10 @@ KNOWN: dict[str, Divergence] = {
             evidence=(
                 "docs/engines/chroma.md#chroma-score-l2-ip-kernel, #chroma-score-cosine-kernel, "
                 "#chroma-score-dyadic-exact; docs/engines/faiss.md#faiss-score-kernel, "
-                "#faiss-score-numpy-gap, #faiss-score-dyadic-exact."
+                "#faiss-score-numpy-gap, #faiss-score-dyadic-exact; docs/engines/pgvector.md"
+                "#pgvector-score-recipe-bit-exact (the build's lane order, probe "
+                "pgvector_scores.py with its kernel _pgkernel.py), "
+                "#pgvector-score-profile-exact-within-1e-6."
             ),
         ),
     )

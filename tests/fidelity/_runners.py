@@ -36,7 +36,7 @@ POLICIES: dict[str, TiePolicy] = {
     "chroma": TiePolicy(subset=CHROMA_TIE_SUBSET, order=None),
     "qdrant": TiePolicy(subset=QDRANT_TIE_ORDER, order=QDRANT_TIE_ORDER),
     "faiss": TiePolicy(subset=None, order=None),
-    "pgvector": TiePolicy(subset=None, order=None),
+    "pgvector": TiePolicy(subset=None, order=None, whole_sort=True),
 }
 """Which differences in tied results each engine explains (see ``_divergences``)."""
 

@@ -220,7 +220,10 @@ def _unique_answer(keys: Any, limit: int | None) -> Any:
 class PostgresSortTies(TieRule):
     """Equal distances as PostgreSQL's tuplesort leaves them (see the module docstring); rows
     are in heap order, which the ``pgvector`` profile keeps as insertion order with an updated
-    row moved to the end."""
+    row moved to the end. The sort's comparisons involve every row, so every candidate is
+    scored (``whole_input``)."""
+
+    whole_input = True
 
     name = "postgres_tuplesort"
 
