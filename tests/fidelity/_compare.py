@@ -36,16 +36,18 @@ class TiePolicy:
     order: str | None
     whole_sort: bool = False
     """The engine orders equal scores by a sort over every candidate (PostgreSQL's tuplesort):
-    where the last bits make other candidates equal on one side only, the sort compares
-    differently and the order inside an exact tie may change (``float-rounding``)."""
+    where the last bits make other candidates equal, or ordered the other way, on one side only,
+    the sort compares differently and the order inside an exact tie may change
+    (``float-rounding``)."""
 
 
-def _equal_pairs(scores: Mapping[str, float]) -> set[frozenset[str]]:
-    """The pairs of candidates with bit-identical scores (NaN equal to NaN, as a sort has it)."""
-    by_value: dict[Any, list[str]] = {}
+def weak_order(scores: Mapping[str, float]) -> list[frozenset[str]]:
+    """The candidates in score order, equal (bit-identical; NaN last and equal to NaN, as a sort
+    has it) ones grouped: two sides whose weak orders differ make a sort compare differently."""
+    groups: dict[Any, set[str]] = {}
     for key, value in scores.items():
-        by_value.setdefault("nan" if value != value else value, []).append(key)
-    return {frozenset((a, b)) for ids in by_value.values() for a in ids for b in ids if a < b}
+        groups.setdefault((1, 0.0) if value != value else (0, value), set()).add(key)
+    return [frozenset(groups[value]) for value in sorted(groups)]
 
 
 @dataclass(frozen=True)
@@ -129,7 +131,7 @@ def compare_rankings(
             if rounding or (
                 policy.whole_sort
                 and our_candidates is not None
-                and _equal_pairs(candidates) != _equal_pairs(our_candidates)
+                and weak_order(candidates) != weak_order(our_candidates)
             ):
                 found.add(FLOAT_ROUNDING)
             elif policy.order is not None:
