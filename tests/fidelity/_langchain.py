@@ -83,10 +83,9 @@ def _real(
         from . import _pg
 
         real = PGVector(
-            embeddings, connection=_pg.sqlalchemy_url(), collection_name=name,
+            embeddings, connection=_pg.sqlalchemy_engine(), collection_name=name,
             distance_strategy=DistanceStrategy(PG_STRATEGIES[metric]), use_jsonb=True,
         )  # fmt: skip
-        _pg.on_stop(real._engine.dispose)
         real.add_texts(list(texts), metadatas=metas, ids=list(ids))
         return real
     if backend == "chroma":

@@ -159,6 +159,8 @@ def _mmr(
         return Verdict(True)
     if backend == "chroma" and _same_but_tied(real, query, ours, theirs):
         return Verdict(True, divergences=(CHROMA_TIE_SUBSET,))
+    if backend == "pgvector" and _same_but_rounded(fake, real, query, ours, theirs):
+        return Verdict(True, divergences=(FLOAT_ROUNDING,))
     weight = 1 - lam if backend == "qdrant" else lam
     for side in (real, fake):  # Chroma's approximate index may hand MMR another tie subset
         candidates = [
@@ -183,6 +185,22 @@ def _same_but_tied(real: Any, query: str, ours: list[str], theirs: list[str]) ->
     )
 
 
+def _same_but_rounded(fake: Any, real: Any, query: str, ours: list[str], theirs: list[str]) -> bool:
+    """Whether the picks (langchain-postgres hands them back in distance order) are the same
+    documents and each pair in another order has distances within 1e-6 that are not equal on
+    both sides: the engine's float32 lanes and our exact quantities order them differently."""
+    if sorted(ours) != sorted(theirs):
+        return False
+    mine = {doc.page_content: d for doc, d in fake.similarity_search_with_score(query, 100)}
+    engine = {doc.page_content: d for doc, d in real.similarity_search_with_score(query, 100)}
+    for a, b in zip(ours, theirs, strict=True):
+        if a == b:
+            continue
+        if abs(engine[a] - engine[b]) > 1e-6 or (engine[a] == engine[b] and mine[a] == mine[b]):
+            return False
+    return True
+
+
 def _mmr_near_tie(embeddings: Any, query: str, texts: list[str], k: int, weight: float) -> bool:
     """Whether replaying MMR over ``texts`` meets a step whose two best objectives tie."""
     if len(texts) < 2:
@@ -205,9 +223,14 @@ def _mmr_near_tie(embeddings: Any, query: str, texts: list[str], k: int, weight:
     return False
 
 
+EXAMPLES = {"pgvector": 12}
+"""Drawn cases per backend and metric (default 25); each compares 4-8 calls. langchain-postgres
+on a real PostgreSQL: 36 cases over its three strategies, over 200 comparisons (CI time)."""
+
+
 @pytest.mark.parametrize(("backend", "metric"), _params())
 def test_langchain_integration_agrees(backend: str, metric: str) -> None:
-    @settings(FIDELITY, max_examples=25)
+    @settings(FIDELITY, max_examples=EXAMPLES.get(backend, 25))
     @given(data=st.data())
     def run(data: st.DataObject) -> None:
         for label, verdict in langchain_case(HypothesisDraw(data.draw), backend, metric):

@@ -57,6 +57,10 @@ def test_there_are_probes() -> None:
 @pytest.mark.parametrize("script", SCRIPTS, ids=lambda p: p.stem)
 def test_probe_facts_hold(script: Path) -> None:
     env = {**os.environ, "ANONYMIZED_TELEMETRY": "False", "PYTHONWARNINGS": "ignore"}
+    if "pgvector" in script.stem:
+        from . import _pg
+
+        env["PLACEBORAG_PROBE_PG_URI"] = _pg.uri()  # the session's server, a schema each
     done = subprocess.run(
         [sys.executable, str(script)],
         capture_output=True,

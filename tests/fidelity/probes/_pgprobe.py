@@ -87,12 +87,44 @@ def finish(started: float) -> None:
     print(f"all facts hold ({took:.1f} s)")
 
 
+class _Schema:
+    """A schema of its own on a server someone else started (``.get_uri()`` connects to it)."""
+
+    def __init__(self, uri: str) -> None:
+        self.uri = uri
+
+    def get_uri(self) -> str:
+        return self.uri
+
+
+SHARED_SERVER = "PLACEBORAG_PROBE_PG_URI"
+"""Environment variable: the URI of a running PostgreSQL with pgvector to use instead of
+starting one (the fidelity suite passes its session server, which saves a start and a stop per
+probe); the probe then works in a schema of its own, dropped afterwards."""
+
+
 @contextlib.contextmanager
 def postgres() -> Iterator[Any]:
-    """An in-process PostgreSQL with pgvector (pgserver), stopped and deleted afterwards.
+    """An in-process PostgreSQL with pgvector (pgserver), stopped and deleted afterwards; or,
+    when ``PLACEBORAG_PROBE_PG_URI`` names a running one, a fresh schema on it.
 
-    Yields the server handle (``.get_uri()``, ``.psql()``); the extension ``vector`` exists.
+    Yields a handle with ``.get_uri()``; the extension ``vector`` exists.
     """
+    shared = os.environ.get(SHARED_SERVER)
+    if shared:
+        import psycopg
+
+        schema = f"probe_{os.getpid()}"
+        with psycopg.connect(shared, autocommit=True) as con:
+            con.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
+            con.execute(f"CREATE SCHEMA {schema}")
+            con.execute("CREATE EXTENSION IF NOT EXISTS vector")
+            joiner = "&" if "?" in shared else "?"
+            try:
+                yield _Schema(f"{shared}{joiner}options=-csearch_path%3D{schema},public")
+            finally:
+                con.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
+        return
     root = Path(tempfile.mkdtemp(prefix="placeborag-pg-"))
     try:
         runtime = root / "runtime"
