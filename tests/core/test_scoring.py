@@ -15,20 +15,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from placeborag_core import FakeEmbedder, FakeVectorStore
+from placeborag_core import PROFILES, FakeEmbedder, FakeVectorStore
 
-PROFILE_METRICS = [
-    ("default", "cosine"),
-    ("chroma", "l2"),
-    ("chroma", "cosine"),
-    ("chroma", "ip"),
-    ("qdrant", "cosine"),
-    ("qdrant", "dot"),
-    ("qdrant", "euclid"),
-    ("faiss", "l2"),
-    ("faiss", "ip"),
-    ("weaviate", "cosine"),
-]
+PROFILE_METRICS = [(p.name, v.name) for p in PROFILES.values() for v in p.variants]
+"""Every profile and metric, first metric first."""
 
 
 @st.composite
@@ -61,7 +51,9 @@ def test_copies_of_one_vector_score_identically_at_any_position(
             matches = store.query(query, k=len(positions), where=where)
             assert {int(m.id) for m in matches} == chosen, (profile, metric, where)
             assert len({m.score for m in matches}) == 1, (profile, metric, where)
-            if profile != "faiss" or metric != "ip":  # the heap returns ties reversed
+            # FAISS's IP heap returns ties reversed; PostgreSQL's bounded heapsort scrambles
+            # them when rows > 2k (pgvector-ties-heapsort-order-deterministic)
+            if (profile != "faiss" or metric != "ip") and profile != "pgvector":
                 ordered = [m.id for m in matches]
                 assert ordered == sorted(ordered, key=int), (profile, metric, where)
 
@@ -92,8 +84,10 @@ def test_bounded_queries_are_prefixes_of_the_exact_ranking(profile: str, metric:
         full = [(t.id, t.score) for t in store.trace(query) if t.status == "ranked"]
         for k in (1, 3, 10, 40):
             got = [(m.id, m.score) for m in store.query(query, k=k)]
-            if profile == "faiss" and metric == "ip":
-                # the heap keeps other ties at the cut: compare scores and the strictly better
+            if (profile == "faiss" and metric == "ip") or profile == "pgvector":
+                # the heap keeps other ties at the cut (FAISS's IP heap; PostgreSQL's bounded
+                # top-N heapsort when rows > 2k: docs/engines/pgvector.md
+                # #pgvector-ties-topn-heapsort-scrambles-when-rows-gt-2k): compare scores
                 assert [s for _, s in got] == [s for _, s in full[:k]]
                 continue
             assert got == full[:k], (query, k)
@@ -106,8 +100,8 @@ def test_texts_with_equal_exact_cosines_tie_under_every_profile(profile: str, me
     traces = store.trace("alpha")
     ids = [t.id for t in traces if int(t.id) < 300]
     texts = {t.id: store.get(t.id).text for t in traces if int(t.id) < 300}  # type: ignore[union-attr]
-    doubled = (embedder._bucket_sums([texts[i] for i in ids]) * 2).astype(np.int64)
-    query = (embedder._bucket_sums(["alpha"]) * 2).astype(np.int64)[0]
+    doubled = (embedder._sums.of([texts[i] for i in ids]) * 2).astype(np.int64)
+    query = (embedder._sums.of(["alpha"]) * 2).astype(np.int64)[0]
     score = {t.id: t.score for t in traces}
     by_exact: dict[tuple[int, int, int], set[float]] = {}
     for i, row in zip(ids, doubled, strict=True):
