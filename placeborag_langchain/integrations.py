@@ -22,6 +22,7 @@ import numpy as np
 from placeborag_core.backends import PayloadLayout
 from placeborag_langchain.faiss_filters import FAISS_DICT
 from placeborag_langchain.filters import CORE_WHERE, EngineFilter, FilterFormat
+from placeborag_langchain.pgvector_filters import PGVECTOR_JSONB
 from placeborag_langchain.relevance import (
     RelevanceFn,
     cosine_distance_relevance,
@@ -96,7 +97,8 @@ class IntegrationFacts:
         id_type_error, id_empty_error: ValueError messages for a non-str and an empty id
             ("{id}", "{type}"), when the integration checks ids.
         delete_returns: the return value of a successful `delete` (True or None).
-        delete_none_error: message of the ValueError raised by `delete(None)`.
+        delete_none_error: message of the ValueError raised by `delete(None)` (None: it
+            deletes nothing and returns `delete_returns`, as langchain-postgres does).
         delete_empty_error: message of the ValueError raised by `delete([])` (None: no-op).
         delete_missing_error: template of the ValueError raised when an id is missing (None:
             missing ids are ignored).
@@ -164,7 +166,7 @@ class IntegrationFacts:
     id_type_error: str = "ids must be non-empty str, got {type} {id!r}"
     id_empty_error: str = "ids must be non-empty str, got an empty str"
     delete_returns: bool | None = True
-    delete_none_error: str = "delete() needs ids"
+    delete_none_error: str | None = "delete() needs ids"
     delete_empty_error: str | None = None
     delete_missing_error: str | None = None
     id_lookup_error: tuple[type[Exception], str] | None = (
@@ -332,10 +334,45 @@ _FAISS = IntegrationFacts(
     orphan_error="Could not find document for id {id}, got ID {id} not found.",
 )
 
-INTEGRATIONS: Mapping[str, IntegrationFacts] = MappingProxyType(
-    {facts.profile: facts for facts in (_DEFAULT, _CHROMA, _QDRANT, _FAISS)}
+# docs/integrations/new_integrations.md: lc-pgvector-score-{cosine,euclidean,max_inner_product},
+# lc-pgvector-relevance-*, lc-pgvector-document-*, the JSONB filter table and its errors,
+# lc-pgvector-duplicate-ids-one-batch, lc-pgvector-auto-id-uuid4-str,
+# lc-pgvector-add-existing-id-replaces, lc-pgvector-delete-missing-silent,
+# lc-pgvector-get-by-ids-skips-missing, lc-pgvector-k-0-empty, lc-pgvector-k-negative.
+# `delete(None)` deleting nothing, MMR picks handed back in distance order and the
+# `distance_strategy` values ("l2", "cosine", "inner") are read from
+# langchain_postgres/vectorstores.py 0.0.19.
+_PGVECTOR = IntegrationFacts(
+    profile="pgvector",
+    integration="langchain_postgres.PGVector",
+    class_name="PGVector",
+    relevance=MappingProxyType(
+        {
+            "cosine": cosine_distance_relevance,
+            "l2": euclidean_relevance,
+            "inner": max_inner_product_relevance,
+        }
+    ),
+    relevance_error=(
+        "No supported normalization function for distance_strategy of {metric}."
+        "Consider providing relevance_score_fn to PGVector constructor."
+    ),
+    distance_settings=MappingProxyType({"cosine": "cosine", "l2": "l2", "inner": "ip"}),
+    filter_format=PGVECTOR_JSONB,
+    duplicate_ids=(
+        "(psycopg.errors.CardinalityViolation) ON CONFLICT DO UPDATE command cannot affect row "
+        "a second time"
+    ),
+    delete_returns=None,
+    delete_none_error=None,
+    get_order="storage",
+    mmr_order="rank",
 )
-"""The rows by profile name: ``default``, ``chroma``, ``qdrant``, ``faiss``."""
+
+INTEGRATIONS: Mapping[str, IntegrationFacts] = MappingProxyType(
+    {facts.profile: facts for facts in (_DEFAULT, _CHROMA, _QDRANT, _FAISS, _PGVECTOR)}
+)
+"""The rows by profile name: ``default``, ``chroma``, ``qdrant``, ``faiss``, ``pgvector``."""
 
 
 def integration_for(profile: str) -> IntegrationFacts:

@@ -23,6 +23,14 @@ query without embedding   score None             score None                   sc
 native filter keyword     none                   none                         ``qdrant_filters=``
 ========================  =====================  ===========================  ===================
 
+``pgvector`` (``PGVectorStore``): score ``1 - cosine distance`` (cosine only), any JSON
+metadata, any str node id, an existing id replaced (the real store inserts a second row: a
+named divergence), ``doc_ids``/``node_ids`` ignored, MMR over a prefetch of 4 x top_k (the
+query's ``mmr_threshold`` before the keyword's), ``get_nodes([])`` every node and
+``get_nodes()`` an ``AssertionError``, ``delete_nodes()`` without ids or filters a no-op, a query
+without embedding scores 0.0, ``get_nodes`` with vectors, filters as the SQL the store writes
+(``pgvector_filters``).
+
 Node ids follow the engine's own id rule (``Profile.ids``); a node id is a str, so under Qdrant
 it must be a UUID (``li-qdrant-node-ids``). The default profile has no real counterpart; where it
 is compared with llama-index-core's ``SimpleVectorStore`` the facts are the ``li-simple-*`` ones.
@@ -39,8 +47,10 @@ from types import MappingProxyType
 from typing import Literal
 
 from placeborag_core.backends import PROFILES, PayloadLayout
+from placeborag_core.store import Where
 from placeborag_llamaindex.filters import Translator, chroma_where, default_where, qdrant_where
 from placeborag_llamaindex.nodes import node_record_id
+from placeborag_llamaindex.pgvector_filters import pgvector_where, pgvector_where_with_ids
 
 __all__ = ["INTEGRATIONS", "IntegrationFacts", "integration_for"]
 
@@ -53,6 +63,10 @@ def _same_score(score: float) -> float:
 
 def _exp_minus_distance(distance: float) -> float:
     return math.exp(-distance)
+
+
+def _one_minus_distance(distance: float) -> float:
+    return 1.0 - float(distance)  # PGVectorStore: 1 - item.distance (NaN stays NaN)
 
 
 @dataclass(frozen=True)
@@ -84,6 +98,21 @@ class IntegrationFacts:
             replaces the query's filters (None: no such keyword).
         native_filter_payload: where the integration keeps a node in the engine's payload, for
             reading that filter with the profile's ``native_filter``.
+        metrics: the core metrics the integration can query with (None: every metric of the
+            profile); ``PGVectorStore`` always orders by cosine distance.
+        mmr_threshold_first: which ``mmr_threshold`` wins when both are given: the query
+            keyword's (``"kwargs"``) or ``VectorStoreQuery.mmr_threshold`` (``"query"``).
+        ignored_query_kwargs: query keywords the integration accepts that change nothing for
+            an exact search in memory (``PGVectorStore``'s index tuning ``ivfflat_probes``,
+            ``hnsw_ef_search``).
+        delete_nodes_unrestricted: ``delete_nodes`` with neither ids nor filters: ``"refuse"``
+            (the real stores delete every node) or ``"nothing"`` (the real store returns
+            without deleting; ``[]`` ids then mean no id restriction when filters are given).
+        get_nodes_needs_arguments: ``get_nodes()`` with neither ``node_ids`` nor ``filters``
+            raises ``AssertionError("Either node_ids or filters must be provided")``.
+        ids_into_where: for ``get_nodes``/``delete_nodes`` with both ids and filters, the
+            translated filter and the record ids -> one clause holding both (None: the ids stay
+            a separate restriction); ``PGVectorStore`` writes both into one SQL WHERE.
         evidence: (fact, where it is documented) pairs.
     """
 
@@ -106,6 +135,12 @@ class IntegrationFacts:
     get_nodes_limit: bool = False
     native_filter_kwarg: str | None = None
     native_filter_payload: PayloadLayout | None = None
+    metrics: tuple[str, ...] | None = None
+    mmr_threshold_first: Literal["kwargs", "query"] = "kwargs"
+    ignored_query_kwargs: tuple[str, ...] = ()
+    delete_nodes_unrestricted: Literal["refuse", "nothing"] = "refuse"
+    get_nodes_needs_arguments: bool = False
+    ids_into_where: Callable[[Where, list[str]], Where] | None = None
     evidence: tuple[tuple[str, str], ...] = ()
 
     def __post_init__(self) -> None:
@@ -213,8 +248,43 @@ _QDRANT = IntegrationFacts(
     ),
 )
 
+_NEW = "docs/integrations/new_integrations.md"
+
+_PGVECTOR = IntegrationFacts(
+    profile="pgvector",
+    integration="llama_index.vector_stores.postgres.PGVectorStore",
+    translate_filters=pgvector_where,
+    node_score=_one_minus_distance,
+    flat_metadata=False,
+    none_metadata_as_empty_string=False,
+    existing_id="replace",  # the real store inserts a second row: not reproduced (divergence)
+    duplicate_ids_in_add="last_wins",  # ditto: both rows are inserted
+    honours_doc_ids=False,
+    honours_node_ids=False,
+    mmr="prefetch",
+    mmr_prefetch_factor=4.0,  # DEFAULT_MMR_PREFETCH_FACTOR of the integration's source
+    get_nodes_empty_ids="everything",
+    delete_nodes_needs_ids=False,
+    unranked_score=0,  # a NULL distance (no embedding) is reported as the int 0
+    get_nodes_with_embedding=True,
+    metrics=("cosine",),
+    mmr_threshold_first="query",
+    ignored_query_kwargs=("ivfflat_probes", "hnsw_ef_search"),
+    delete_nodes_unrestricted="nothing",
+    get_nodes_needs_arguments=True,
+    ids_into_where=pgvector_where_with_ids,
+    evidence=(
+        ("score", f"{_NEW}#li-pgvector-score-one-minus-cosine-distance-json"),
+        ("filters", f"{_NEW}: li-pgvector-filter-* (the SQL of _build_filter_clause)"),
+        ("add", f"{_NEW}: li-pgvector-add-existing-node-id-duplicates (a divergence here)"),
+        ("k", f"{_NEW}: li-pgvector-k-0-empty"),
+        ("delete_nodes", f"{_NEW}: li-pgvector-delete-missing-node-silent"),
+        ("mmr, get_nodes, doc_ids", "llama_index/vector_stores/postgres/base.py 0.9.0"),
+    ),
+)
+
 INTEGRATIONS: Mapping[str, IntegrationFacts] = MappingProxyType(
-    {facts.profile: facts for facts in (_DEFAULT, _CHROMA, _QDRANT)}
+    {facts.profile: facts for facts in (_DEFAULT, _CHROMA, _QDRANT, _PGVECTOR)}
 )
 
 

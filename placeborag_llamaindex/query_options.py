@@ -90,8 +90,10 @@ class QueryOptions:
         cls, kwargs: Mapping[str, Any], query: VectorStoreQuery, integration: IntegrationFacts
     ) -> QueryOptions:
         """Validate ``kwargs`` and ``query.mode`` for a store of ``integration``."""
-        accepted = _ALWAYS + tuple(
-            name for group in _integration_options(integration) for name in group
+        accepted = (
+            _ALWAYS
+            + tuple(name for group in _integration_options(integration) for name in group)
+            + integration.ignored_query_kwargs
         )
         unknown = sorted(set(kwargs) - set(accepted))
         if unknown:
@@ -105,7 +107,7 @@ class QueryOptions:
             raise ValueError(
                 f"{native} and where cannot be combined: each replaces the query's filters"
             )
-        threshold = _threshold(kwargs, query)
+        threshold = _threshold(kwargs, query, integration.mmr_threshold_first)
         prefetch_factor = _prefetch_factor(kwargs, integration.mmr_prefetch_factor)
         prefetch_k = _prefetch_k(kwargs)
         fetch_k = _fetch_k(kwargs)
@@ -129,9 +131,13 @@ class QueryOptions:
         return max(int(k * self.prefetch_factor), k)
 
 
-def _threshold(kwargs: Mapping[str, Any], query: VectorStoreQuery) -> float:
-    # The keyword wins, even an explicit None (SimpleVectorStore's newer rule).
-    raw = kwargs.get("mmr_threshold", query.mmr_threshold)
+def _threshold(kwargs: Mapping[str, Any], query: VectorStoreQuery, first: str) -> float:
+    raw: Any
+    if first == "query" and query.mmr_threshold is not None:
+        raw = query.mmr_threshold  # PGVectorStore._prepare_mmr_query: the query's first
+    else:
+        # The keyword wins, even an explicit None (SimpleVectorStore's newer rule).
+        raw = kwargs.get("mmr_threshold", query.mmr_threshold)
     if raw is None:
         return _DEFAULT_MMR_THRESHOLD
     if not _is_number(raw) or not 0 <= raw <= 1:

@@ -87,14 +87,24 @@ class Restrictions:
         self, node_ids: Sequence[str] | None, filters: MetadataFilters | None
     ) -> Restriction:
         """The restriction of ``get_nodes``: the nodes among ``node_ids`` passing ``filters``."""
+        if self.integration.get_nodes_needs_arguments and node_ids is None and filters is None:
+            raise AssertionError("Either node_ids or filters must be provided")
         if not node_ids and self.integration.get_nodes_empty_ids == "everything":
             node_ids = None
-        return self.of_filters(filters), self.codec.record_ids(node_ids)
+        return self._joined(self.of_filters(filters), self.codec.record_ids(node_ids))
+
+    def _joined(self, where: Where | None, ids: list[str] | None) -> Restriction:
+        """The integration's way of combining ids with a filter (see ``ids_into_where``)."""
+        join = self.integration.ids_into_where
+        if join is None or where is None or ids is None:
+            return where, ids
+        return join(where, ids), ids
 
     def of_delete_nodes(
         self, node_ids: Sequence[str] | None, filters: MetadataFilters | None
-    ) -> Restriction:
-        """The restriction of ``delete_nodes``: the nodes among ``node_ids`` passing ``filters``.
+    ) -> Restriction | None:
+        """The restriction of ``delete_nodes``: the nodes among ``node_ids`` passing ``filters``;
+        None when the integration deletes nothing (``PGVectorStore`` without ids or filters).
 
         An unsupported filter is reported first. With neither ids nor filters the real
         ``QdrantVectorStore`` and ``SimpleVectorStore`` delete every node
@@ -102,6 +112,10 @@ class Restrictions:
         ``li-simple-delete-nodes-none``); a test double refuses instead and points at
         ``clear()``.
         """
+        if self.integration.delete_nodes_unrestricted == "nothing":
+            if not node_ids and filters is None:
+                return None
+            return self._joined(self.of_filters(filters), self.codec.record_ids(node_ids or None))
         where = self.of_filters(filters)
         if self.integration.delete_nodes_needs_ids and not node_ids:
             count = len(node_ids or [])

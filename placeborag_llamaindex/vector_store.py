@@ -116,6 +116,12 @@ class PlaceboVectorStore(PersistenceMethods, EngineOnlyMethods, BasePydanticVect
             )
         require_unicode(self.namespace, "namespace")
         integration = integration_for(self.profile)
+        if integration.metrics is not None and self.metric not in (None, *integration.metrics):
+            raise ValueError(
+                f"{integration.integration} always queries with "
+                f"{' or '.join(integration.metrics)}; metric must be None or one of "
+                f"{list(integration.metrics)}, got {self.metric!r}"
+            )
         core_embedder = (
             embedder.core_embedder if isinstance(embedder, PlaceboEmbedding) else embedder
         )
@@ -223,7 +229,9 @@ class PlaceboVectorStore(PersistenceMethods, EngineOnlyMethods, BasePydanticVect
         _reject_kwargs("delete_nodes", delete_kwargs)
         node_ids = inputs.node_ids(node_ids, "node_ids")
         filters = inputs.filters(filters)
-        self._writes.delete(*self._restrictions.of_delete_nodes(node_ids, filters))
+        restriction = self._restrictions.of_delete_nodes(node_ids, filters)
+        if restriction is not None:
+            self._writes.delete(*restriction)
 
     async def adelete_nodes(
         self,

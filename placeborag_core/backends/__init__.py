@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 
 from placeborag_core.backends import chroma, default, faiss, weaviate
+from placeborag_core.backends.pgvector import profile as pgvector
 from placeborag_core.backends.profile import (
     IdRule,
     KRule,
@@ -38,10 +39,11 @@ __all__ = [
     "TieRule",
 ]
 
-ENGINES = (default, chroma, qdrant, faiss, weaviate)
+ENGINES = (default, chroma, qdrant, faiss, weaviate, pgvector)
 """The engine modules, each with a ``PROFILE``, in the order profiles are listed."""
 
 PROFILES: Mapping[str, Profile] = MappingProxyType(
     registry(tuple(engine.PROFILE for engine in ENGINES))
 )
-"""The built-in profiles by name: ``default``, ``chroma``, ``qdrant``, ``faiss``, ``weaviate``."""
+"""The built-in profiles by name: ``default``, ``chroma``, ``qdrant``, ``faiss``, ``weaviate``,
+``pgvector``."""

@@ -70,13 +70,16 @@ class MetricVariant:
 @dataclass(frozen=True)
 class KRule:
     """How ``k`` is checked: the error for a non-positive ``k`` and for a ``k`` that is not an int
-    (types and messages; ``{k}`` in a message is the value given)."""
+    (types and messages; ``{k}`` in a message is the value given). ``zero_returns_empty``: ``k=0``
+    is no error and returns nothing (pgvector's ``LIMIT 0``); then only a negative ``k`` raises
+    ``error``."""
 
     error: type[Exception]
     message: str
     type_message: str
     type_error: type[Exception] = TypeError
     evidence: str = ""
+    zero_returns_empty: bool = False
 
     def __post_init__(self) -> None:
         _check_exception_type("KRule", "error", self.error)
@@ -86,7 +89,7 @@ class KRule:
         """Raise the engine's error if ``k`` is not a positive int."""
         if isinstance(k, bool) or not isinstance(k, int):
             raise self.type_error(self.type_message.format(k=Shown(k)))
-        if k <= 0:
+        if k < 0 or (k == 0 and not self.zero_returns_empty):
             raise self.error(self.message.format(k=Shown(k)))
 
 
@@ -171,6 +174,9 @@ class Profile:
     whether the all-zero vector may be stored and queried (its cosine is 0).
     ``dimension_error``: the exception type for a vector of the wrong width.
     ``native_filter``: reads the engine's own filter objects, if integrations pass them.
+    ``upsert_moves_to_end``: an upsert of an existing id puts the record last in insertion
+    order, the order of listings and ties (PostgreSQL writes an updated row's new version at the
+    end of the heap); False keeps its slot.
     """
 
     name: str
@@ -187,6 +193,7 @@ class Profile:
     none_removes_key: bool = False
     accepts_zero_vectors: bool = False
     native_filter: NativeFilter | None = None
+    upsert_moves_to_end: bool = False
     evidence: tuple[tuple[str, str], ...] = ()
     _variant: MetricVariant = field(init=False, repr=False, compare=False)
 
@@ -229,6 +236,7 @@ class Profile:
         _check_type("Profile", "nested_metadata", self.nested_metadata, bool)
         _check_type("Profile", "none_removes_key", self.none_removes_key, bool)
         _check_type("Profile", "accepts_zero_vectors", self.accepts_zero_vectors, bool)
+        _check_type("Profile", "upsert_moves_to_end", self.upsert_moves_to_end, bool)
         object.__setattr__(self, "_variant", chosen[0])
 
     @property

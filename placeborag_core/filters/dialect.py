@@ -8,9 +8,9 @@ profile's name.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from placeborag_core.messages import shown
 
@@ -23,6 +23,7 @@ __all__ = [
     "SCALAR_OPERANDS",
     "STR_OPERANDS",
     "FilterDialect",
+    "FilterNodes",
 ]
 
 CORE_FIELD_OPERATORS: tuple[str, ...] = (
@@ -52,6 +53,29 @@ STR_OPERANDS = frozenset({"$text_match", "$text_match_insensitive"})
 BOOL_OPERANDS = frozenset({"$is_empty", "$exists"})
 
 
+class FilterNodes(Protocol):
+    """The predicate nodes a dialect compiles to, when the core's are not its semantics (the
+    ``pgvector`` profile: SQL's three-valued logic over JSONB). Each returns a compiled
+    :class:`~placeborag_core.filters.predicates.Predicate`; the compiler has validated the
+    clause and its operands first."""
+
+    def field(self, key: str, op: str, operand: Any) -> Any:
+        """The test ``{key: {op: operand}}``."""
+        ...
+
+    def all_of(self, children: Sequence[Any]) -> Any:
+        """``$and`` of compiled children (also several keys or operators in one mapping)."""
+        ...
+
+    def any_of(self, children: Sequence[Any]) -> Any:
+        """``$or`` of compiled children."""
+        ...
+
+    def negation(self, child: Any) -> Any:
+        """``$not`` of a compiled child."""
+        ...
+
+
 @dataclass(frozen=True)
 class FilterDialect:
     """How one engine reads a ``where=`` filter. Each backend profile carries one.
@@ -79,6 +103,8 @@ class FilterDialect:
     ``contains_elements``: how ``$contains``/``$not_contains`` compare a number with the elements of
     a list value: ``"numeric"`` (``2 == 2.0``) or ``"same_type"`` (an int operand finds only int
     elements, a float operand only float elements, as in Chroma).
+    ``nodes``: the engine's own predicate nodes (:class:`FilterNodes`); None builds the core's,
+    whose meaning the fields above set (they are then ignored).
     """
 
     name: str
@@ -97,6 +123,7 @@ class FilterDialect:
     int_vs_float_operand: Literal["exact", "truncate"] = "exact"
     contains_elements: Literal["numeric", "same_type"] = "numeric"
     error_suffix: str = ""  # ends validation messages; "{call}" names the call (query, get)
+    nodes: FilterNodes | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name:

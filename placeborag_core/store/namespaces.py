@@ -44,6 +44,7 @@ class Namespaces:
             batch,
             merge=self._profile.upsert_metadata == "merge",
             none_removes_key=self._profile.none_removes_key,
+            move=self._profile.upsert_moves_to_end,
         )
 
     def delete(self, namespace: str, ids: list[str]) -> int:

@@ -155,8 +155,11 @@ class Partition:
 
     # ------------------------------------------------------------------ writes
 
-    def put(self, batch: Batch, merge: bool, none_removes_key: bool = False) -> None:
-        """Write a batch: existing ids in place, new ids appended in one block, in batch order.
+    def put(
+        self, batch: Batch, merge: bool, none_removes_key: bool = False, move: bool = False
+    ) -> None:
+        """Write a batch: existing ids in place (``move``: their old rows dropped and every record
+        appended, as a new row version), new ids appended in one block, in batch order.
 
         ``merge``: metadata is merged into the record's (else replaces it); ``none_removes_key``:
         a ``None`` value removes its key (merged or not) instead of being stored."""
@@ -164,6 +167,13 @@ class Partition:
         new: list[int] = []
         for i, record_id in enumerate(batch.ids):
             row = rows.get(record_id)
+            if row is not None and move:
+                self._unindex(row, self.metas[row] or {})
+                self.texts[row] = None
+                self.metas[row] = None
+                del rows[record_id]
+                self._kill(row)
+                row = None
             if row is None:
                 orphan = self.orphans.pop(record_id, None)
                 if orphan is not None:
@@ -188,6 +198,8 @@ class Partition:
             self._index(row, meta)
         if new:
             self._append(batch, new, none_removes_key)
+        if move:
+            self._maybe_compact()
 
     def _append(self, batch: Batch, picks: list[int], none_removes_key: bool) -> None:
         start, count = self.n_rows, len(picks)

@@ -92,7 +92,8 @@ class Ranker:
             return np.empty(0, dtype=np.intp), np.empty(0), None
         rows = None if mask.all() else np.flatnonzero(mask)
         query = self.scoring_query(vector)
-        band = band_rows(part, query, rows, limit)
+        whole = self._profile.tie_rule.whole_input
+        band = band_rows(part, query, rows, None if whole else limit)
         small = limit is not None and len(band) <= 2 * limit + 64
         wanted = small and not self._profile.variant.formula.is_cosine
         scores, sims = exact_scores(part, query, band, with_cosines=wanted)

@@ -131,7 +131,7 @@ class ReadMethods:
     def _ranked(self, plan: _Plan, k: int, fetch: int, namespace: str) -> list[Match]:
         """Steps 2-8 for checked arguments, under the lock."""
         part = self._spaces.get(namespace)
-        if part is None or plan.vector is None:
+        if part is None or plan.vector is None or k == 0:
             return []
         rows, scores, sims = self._ranker.rank(part, plan.vector, plan.predicate, plan.ids, fetch)
         if self._filter_mode == "post":

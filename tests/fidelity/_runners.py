@@ -15,6 +15,7 @@ import numpy as np
 from ._cases import (
     CHROMA_FIELD_OPS,
     CORE_FIELD_OPS,
+    PGVECTOR_FIELD_OPS,
     Dataset,
     draw_dataset,
     draw_k,
@@ -22,7 +23,12 @@ from ._cases import (
     draw_where,
 )
 from ._compare import Hit, TiePolicy, Verdict, compare_errors, compare_rankings
-from ._divergences import CHROMA_TIE_SUBSET, QDRANT_K_COERCION, QDRANT_TIE_ORDER
+from ._divergences import (
+    CHROMA_TIE_SUBSET,
+    PGVECTOR_K_COERCION,
+    QDRANT_K_COERCION,
+    QDRANT_TIE_ORDER,
+)
 from ._draw import Draw
 from ._engines import FakeSide, real_side
 
@@ -30,12 +36,14 @@ POLICIES: dict[str, TiePolicy] = {
     "chroma": TiePolicy(subset=CHROMA_TIE_SUBSET, order=None),
     "qdrant": TiePolicy(subset=QDRANT_TIE_ORDER, order=QDRANT_TIE_ORDER),
     "faiss": TiePolicy(subset=None, order=None),
+    "pgvector": TiePolicy(subset=None, order=None, whole_sort=True),
 }
 """Which differences in tied results each engine explains (see ``_divergences``)."""
 
 FILTER_OPS: dict[str, tuple[str, ...]] = {
     "chroma": CHROMA_FIELD_OPS,
     "qdrant": CORE_FIELD_OPS,
+    "pgvector": PGVECTOR_FIELD_OPS,
 }
 """Operators drawn per engine: qdrant also draws ours that it lacks (errors are compared)."""
 
@@ -57,6 +65,10 @@ def attempt(call: Callable[[], Any]) -> tuple[Any, BaseException | None]:
         return call(), None
     except Exception as error:  # the engines raise anything; we compare them
         return None, error
+
+
+TOLERANCE_METRIC = {"pgvector": {"l2": "euclid"}}
+"""Metrics whose scores grow like another's (pgvector's ``l2`` is not squared)."""
 
 
 def tolerance(data: Dataset, query: np.ndarray, metric: str = "l2") -> float:
@@ -140,7 +152,8 @@ def ranking_case(d: Draw, engine: str, metric: str) -> list[Outcome]:
                 behaviour = "ids restriction"
             verdict = compare_query(
                 engine, fake, real, vector=vector, k=k, where=where, ids=ids,
-                tol=tolerance(data, vector, metric), size=len(data.ids),
+                tol=tolerance(data, vector, TOLERANCE_METRIC.get(engine, {}).get(metric, metric)),
+                size=len(data.ids),
             )  # fmt: skip
             case = f"{data.kind} n={len(data.ids)} dim={data.dim} k={k} where={where} ids={ids}"
             outcomes.append(Outcome(engine, metric, behaviour, verdict, case))
@@ -169,13 +182,33 @@ QDRANT_ILLEGAL_WHERE: tuple[dict[str, Any], ...] = (
 )
 """Filters whose Qdrant models a user could not build, plus a bool bound pydantic accepts."""
 
+PGVECTOR_ILLEGAL_WHERE: tuple[dict[str, Any], ...] = (
+    {"color": {"$contains": "re"}},
+    {"color": {"$foo": "red"}},
+    {"$nor": [{"color": "red"}]},
+    {"n": {"$gt": "a"}},
+    {"flag": {"$gt": True}},
+    {"color": None},
+    {"color": {"$eq": None}},
+    {"color": {"$eq": ["red"]}},
+    {"color": {"$in": "red"}},
+    {"$and": []},
+    {"$or": []},
+    {"color": {}},
+    {"color": {"$exists": 1}},
+)
+"""Filters outside the pgvector dialect: no JSONB form, so the profile must refuse them."""
+
 ILLEGAL_WHERE: dict[str, tuple[dict[str, Any], ...]] = {
     "qdrant": QDRANT_ILLEGAL_WHERE,
+    "pgvector": PGVECTOR_ILLEGAL_WHERE,
 }
 
 
 KNOWN_ERROR_DIVERGENCES: dict[tuple[str, str], str] = {
     ("qdrant", "k='2'"): QDRANT_K_COERCION,
+    ("pgvector", "k='2'"): PGVECTOR_K_COERCION,
+    ("pgvector", "k=1.5"): PGVECTOR_K_COERCION,
 }
 """Error cases where we raise and the engine accepts, by documented decision."""
 

@@ -19,6 +19,15 @@ import pytest
 from ._engines import FakeSide, real_side
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _postgres_stopped_at_the_end() -> Iterator[None]:
+    """The in-process PostgreSQL (started by the first pgvector side) stops with the session."""
+    yield
+    from . import _pg
+
+    _pg.stop()
+
+
 @pytest.fixture
 def sides() -> Iterator[Callable[[str, str, int], tuple[FakeSide, Any]]]:
     """A factory ``sides(engine, metric, dim) -> (fake, real)``; real collections are closed."""

@@ -123,6 +123,31 @@ QDRANT_FILTERS: list[dict[str, Any]] = [
 ]
 
 
+PGVECTOR_FILTERS: list[dict[str, Any]] = [
+    {"tags": "x"},
+    {"tags": {"$ne": "x"}},
+    {"tags": {"$nin": ["y", "z"]}},
+    {"color": {"$ne": "red"}},
+    {"color": {"$nin": ["red", "blue"]}},
+    {"flag": {"$eq": 1}},
+    {"flag": {"$gt": 0}},
+    {"n": {"$ne": "5"}},
+    {"n": {"$in": [1, "5", True]}},
+    {"n": {"$nin": [1, "5"]}},
+    {"color": {"$exists": True}},
+    {"missing": {"$exists": False}},
+    {"$not": {"color": "red"}},
+    {"$not": {"n": 1}},
+    {"$not": {"n": {"$gt": 2}}},
+    {"$not": {"$or": [{"color": "red"}, {"n": 2}]}},
+    {"$or": [{"n": 1}, {"$not": {"n": "5"}}]},
+    {"$and": [{"$not": {"n": 1}}, {"color": {"$ne": "x"}}]},
+    {"color": "red", "n": 1},
+    {"n": {"$gt": 1, "$lt": 9}},
+]
+"""JSONB's rules: null matches ``$ne``, types never compare, ``NOT`` of unknown stays unknown."""
+
+
 def _dataset(records: list[dict[str, Any]]) -> Dataset:
     vectors = np.random.default_rng(3).standard_normal((len(records), 4))
     ids = [str(i) for i in range(len(records))]
@@ -139,10 +164,11 @@ def _params(engine: str, filters: list[dict[str, Any]]) -> list[Any]:
 @pytest.mark.parametrize(
     ("engine", "where"),
     _params("chroma", COMMON_FILTERS + CHROMA_FILTERS)
-    + _params("qdrant", COMMON_FILTERS + QDRANT_FILTERS),
+    + _params("qdrant", COMMON_FILTERS + QDRANT_FILTERS)
+    + _params("pgvector", COMMON_FILTERS + PGVECTOR_FILTERS),
 )
 def test_filter_matches_the_same_records(engine: str, where: dict[str, Any], sides: Any) -> None:
-    records = RECORDS + (QDRANT_EXTRA if engine == "qdrant" else [])
+    records = RECORDS + (QDRANT_EXTRA if engine in ("qdrant", "pgvector") else [])
     data = _dataset(records)
     metric = "l2" if engine == "chroma" else "cosine"
     fake, real = sides(engine, metric, data.dim)

@@ -607,10 +607,10 @@ def test_profile_without_llamaindex_facts_is_rejected():
     with pytest.raises(
         ValueError,
         match="profile 'faiss' has no LlamaIndex integration facts; "
-        "PlaceboVectorStore supports: default, chroma, qdrant",
+        "PlaceboVectorStore supports: default, chroma, qdrant, pgvector",
     ):
         PlaceboVectorStore(profile="faiss")
-    assert sorted(INTEGRATIONS) == ["chroma", "default", "qdrant"]
+    assert sorted(INTEGRATIONS) == ["chroma", "default", "pgvector", "qdrant"]
 
 
 def test_stores_text_cannot_be_switched_off():
