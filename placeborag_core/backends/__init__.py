@@ -14,7 +14,9 @@ from collections.abc import Mapping
 from types import MappingProxyType
 
 from placeborag_core.backends import chroma, default, faiss, weaviate
+from placeborag_core.backends.lancedb import profile as lancedb
 from placeborag_core.backends.profile import (
+    ColumnRule,
     IdRule,
     KRule,
     MetricVariant,
@@ -29,6 +31,7 @@ from placeborag_core.backends.ties import TieRule
 __all__ = [
     "ENGINES",
     "PROFILES",
+    "ColumnRule",
     "IdRule",
     "KRule",
     "MetricVariant",
@@ -38,10 +41,11 @@ __all__ = [
     "TieRule",
 ]
 
-ENGINES = (default, chroma, qdrant, faiss, weaviate)
+ENGINES = (default, chroma, qdrant, faiss, weaviate, lancedb)
 """The engine modules, each with a ``PROFILE``, in the order profiles are listed."""
 
 PROFILES: Mapping[str, Profile] = MappingProxyType(
     registry(tuple(engine.PROFILE for engine in ENGINES))
 )
-"""The built-in profiles by name: ``default``, ``chroma``, ``qdrant``, ``faiss``, ``weaviate``."""
+"""The built-in profiles by name: ``default``, ``chroma``, ``qdrant``, ``faiss``, ``weaviate``,
+``lancedb``."""

@@ -14,7 +14,7 @@ silently wrong.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -24,7 +24,7 @@ from placeborag_core.errors import DimensionError
 from placeborag_core.filters.dialect import FilterDialect
 from placeborag_core.messages import Shown, shown
 
-__all__ = ["IdRule", "KRule", "MetricVariant", "NativeFilter", "Profile"]
+__all__ = ["ColumnRule", "IdRule", "KRule", "MetricVariant", "NativeFilter", "Profile"]
 
 
 def _check_choice(owner: str, name: str, value: object, allowed: tuple[str, ...]) -> None:
@@ -136,11 +136,41 @@ class PayloadLayout:
     """Where an integration keeps a record's parts in an engine's payload: the prefix of a
     metadata field's key (``"metadata."`` for langchain-qdrant, ``""`` when metadata keys are
     the payload's own), the key of the text (None if the text is not a field of its own), and
-    how a payload id becomes a record id (None: no record can have it)."""
+    how a payload id becomes a record id (None: no record can have it).
+
+    ``table_columns``: for engines whose errors list a table's columns (LanceDB), the table's
+    columns in order, ``"{metadata}"`` standing for the metadata (its keys as columns of their
+    own when ``metadata_prefix`` is empty, else one struct column named by the prefix).
+    ``id_key``: the column that holds the record id."""
 
     metadata_prefix: str = ""
     text_key: str | None = None
     canonical_id: Callable[[Any], str | None] = str
+    table_columns: tuple[str, ...] = ()
+    id_key: str = "id"
+
+
+class ColumnRule:
+    """Typed metadata columns, for engines whose tables have a schema (LanceDB).
+
+    A namespace's first write fixes the schema (:meth:`create`); every write, the first
+    included, is checked and cast to it (:meth:`conform`) before anything is stored, raising the
+    engine's error for a key the table lacks or a value that does not cast. The schema is kept
+    while the namespace lives, even when its last record is deleted (the table stays). Filters
+    that depend on types (an engine's SQL) read it from the partition (``ColumnView.schema``).
+    """
+
+    def create(self, metas: Sequence[Mapping[str, Any] | None]) -> Any:
+        """The schema the first write of a namespace gives it."""
+        raise NotImplementedError
+
+    def conform(
+        self, schema: Any, metas: Sequence[Mapping[str, Any] | None], append: bool
+    ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+        """The metadata each record of a write stores (merged into a record it updates), and
+        the metadata a new record starts from. ``append``: the write appends rows (an engine's
+        ``add``) rather than upserting them."""
+        raise NotImplementedError
 
 
 @dataclass(frozen=True)
@@ -164,11 +194,17 @@ class Profile:
     ``filters``: the ``where=`` dialect. ``upsert_metadata``: an upsert ``"replace"``s the record
     or ``"merge"``s metadata into it (and keeps the text when none is given).
     ``duplicate_ids_in_batch``: a repeated id in one write is an ``"error"``
-    (``duplicate_ids_message``, ``{ids}``) or the ``"last_wins"``. ``nested_metadata``: whether
-    metadata values may be dicts and nested lists (JSON payloads). ``accepts_zero_vectors``:
-    whether the all-zero vector may be stored and queried (its cosine is 0).
-    ``dimension_error``: the exception type for a vector of the wrong width.
-    ``native_filter``: reads the engine's own filter objects, if integrations pass them.
+    (``duplicate_ids_message``, ``{ids}``), the ``"last_wins"``, or ``"keep_new"``: every copy
+    of a new id is inserted and an id already stored may not repeat (``duplicate_ids_message``;
+    LanceDB's ``merge_insert``). ``upsert_position``: an upsert of a stored id ``"keep"``s its
+    row, or moves it to the ``"end"`` (deleted and re-appended: LanceDB). ``append_writes``:
+    the engine also appends rows without a primary key (LanceDB's ``add``:
+    ``FakeVectorStore.append_many``; ids may then repeat). ``columns``: the engine's typed
+    metadata columns (None: schemaless). ``nested_metadata``: whether metadata values may be
+    dicts and nested lists (JSON payloads). ``accepts_zero_vectors``: whether the all-zero
+    vector may be stored and queried (its cosine is 0). ``dimension_error``: the exception type
+    for a vector of the wrong width. ``native_filter``: reads the engine's own filter objects,
+    if integrations pass them.
     """
 
     name: str
@@ -176,7 +212,7 @@ class Profile:
     variants: tuple[MetricVariant, ...]
     filters: FilterDialect
     upsert_metadata: Literal["replace", "merge"]
-    duplicate_ids_in_batch: Literal["error", "last_wins"]
+    duplicate_ids_in_batch: Literal["error", "last_wins", "keep_new"]
     duplicate_ids_message: str
     ids: IdRule
     k: KRule
@@ -184,6 +220,9 @@ class Profile:
     nested_metadata: bool = True
     accepts_zero_vectors: bool = False
     native_filter: NativeFilter | None = None
+    upsert_position: Literal["keep", "end"] = "keep"
+    append_writes: bool = False
+    columns: ColumnRule | None = None
     evidence: tuple[tuple[str, str], ...] = ()
     _variant: MetricVariant = field(init=False, repr=False, compare=False)
 
@@ -211,8 +250,12 @@ class Profile:
             "Profile",
             "duplicate_ids_in_batch",
             self.duplicate_ids_in_batch,
-            ("error", "last_wins"),
+            ("error", "last_wins", "keep_new"),
         )
+        _check_choice("Profile", "upsert_position", self.upsert_position, ("keep", "end"))
+        _check_type("Profile", "append_writes", self.append_writes, bool)
+        if self.columns is not None:
+            _check_type("Profile", "columns", self.columns, ColumnRule)
         _check_type("Profile", "ids", self.ids, IdRule)
         _check_type("Profile", "k", self.k, KRule)
         if not (

@@ -20,6 +20,9 @@ class Namespaces:
         self._profile = profile
         self._orphaned_ids = orphaned_ids
         self._parts: dict[str, Partition] = {}
+        self.schemas: dict[str, object] = {}
+        """Each namespace's table schema, under a profile with typed columns (kept after its
+        last record is deleted, as the engine keeps the table)."""
 
     def get(self, namespace: str) -> Partition | None:
         """The namespace's partition, or None if it holds nothing."""
@@ -34,13 +37,21 @@ class Namespaces:
         part = self._parts.get(namespace)
         return part is not None and record_id in part.rows
 
-    def upsert(self, namespace: str, batch: Batch, dimension: int) -> None:
-        """Write a validated batch (the profile decides whether an upsert merges metadata)."""
+    def upsert(self, namespace: str, batch: Batch, dimension: int, schema: object = None) -> None:
+        """Write a validated batch (the profile decides whether an upsert merges metadata and
+        where an updated record goes); ``schema``: the namespace's table schema, if typed."""
         part = self._parts.get(namespace)
         if part is None:
             grouped = self._profile.variant.formula.row_groups
             part = self._parts[namespace] = Partition(dimension, grouped=grouped)
-        part.put(batch, merge=self._profile.upsert_metadata == "merge")
+        if schema is not None:
+            self.schemas[namespace] = schema
+            part.schema = schema
+        part.put(
+            batch,
+            merge=self._profile.upsert_metadata == "merge",
+            move_to_end=self._profile.upsert_position == "end",
+        )
 
     def delete(self, namespace: str, ids: list[str]) -> int:
         """Delete ids (as orphans if the store keeps them); returns how many existed."""
@@ -48,7 +59,7 @@ class Namespaces:
         if part is None:
             return 0
         removed = part.remove(ids, keep_orphans=self._orphaned_ids)
-        if not len(part) and not part.orphans:
+        if not len(part) and not part.orphans and part.schema is None:
             del self._parts[namespace]
         return removed
 
@@ -56,5 +67,5 @@ class Namespaces:
         """Drop every orphan and tombstone; forget namespaces left empty."""
         for name, part in list(self._parts.items()):
             part.drop_orphans()
-            if part.n_rows == 0:
+            if part.n_rows == 0 and part.schema is None:
                 del self._parts[name]

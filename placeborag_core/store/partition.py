@@ -46,7 +46,10 @@ class Batch:
 
     ``vectors`` is float32 (already normalised if the profile stores normalised vectors), one row
     per id. ``id_hashes`` feeds recall dropout (zeros when the store never drops). A None text or
-    metadata means "not given" (it matters for merging upserts).
+    metadata means "not given" (it matters for merging upserts). ``defaults``: the metadata a
+    new row starts from (a typed table's NULL columns), None for none. ``append``: every record
+    becomes a new row, even when its id is stored (an engine without a primary key). ``schema``:
+    the namespace's table schema the batch was checked against (typed profiles only).
     """
 
     ids: list[str]
@@ -54,6 +57,9 @@ class Batch:
     metas: list[dict[str, Any] | None]
     vectors: npt.NDArray[np.float32]
     id_hashes: npt.NDArray[np.uint64]
+    defaults: Mapping[str, Any] | None = None
+    append: bool = False
+    schema: Any = None
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -88,14 +94,35 @@ class Partition:
         self.texts: list[str | None] = []
         self.metas: list[dict[str, Any] | None] = []
         self.rows: dict[str, int] = {}
+        self.copies: dict[str, list[int]] = {}
         self.orphans: dict[str, int] = {}
+        self.schema: Any = None
         self._indexes: dict[str, KeyIndex] = {}
         self._dead = 0
+        self._extra = 0
 
     # ------------------------------------------------------------------ reads
 
     def __len__(self) -> int:
-        return len(self.rows)
+        """Visible records (rows), duplicated ids counted once per row."""
+        return len(self.rows) + self._extra
+
+    def record_rows(self) -> list[int]:
+        """Every visible record's row, ascending (insertion order)."""
+        if not self.copies:
+            return sorted(self.rows.values())
+        rows = set(self.rows.values())
+        for copies in self.copies.values():
+            rows.update(copies)
+        return sorted(rows)
+
+    def rows_of_id(self, record_id: str) -> list[int]:
+        """The rows of a visible record (several when its id is duplicated), ascending."""
+        copies = self.copies.get(record_id)
+        if copies is not None:
+            return list(copies)
+        row = self.rows.get(record_id)
+        return [] if row is None else [row]
 
     def scoring_arrays(self) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
         """The matrix rows and norms a scoring pass reads: the first ``n_rows``, rounded up to
@@ -125,7 +152,19 @@ class Partition:
         return self.row_id[row]
 
     def rows_of(self, ids: Iterable[str]) -> npt.NDArray[np.intp]:
-        """The rows holding ``ids`` (live records and orphans), in order; unknown ids skipped."""
+        """The rows holding ``ids`` (live records and orphans), in order; unknown ids skipped;
+        a duplicated id gives all its rows."""
+        if self.copies:
+            found: list[int] = []
+            for i in ids:
+                copies = self.copies.get(i)
+                if copies is not None:
+                    found.extend(copies)
+                    continue
+                row = self.rows.get(i, self.orphans.get(i))
+                if row is not None:
+                    found.append(row)
+            return np.asarray(found, dtype=np.intp)
         rows = (self.rows.get(i, self.orphans.get(i)) for i in ids)
         return np.fromiter((r for r in rows if r is not None), dtype=np.intp)
 
@@ -172,34 +211,72 @@ class Partition:
 
     # ------------------------------------------------------------------ writes
 
-    def put(self, batch: Batch, merge: bool) -> None:
-        """Write a batch: existing ids in place, new ids appended in one block, in batch order."""
-        rows = self.rows
+    def put(self, batch: Batch, merge: bool, move_to_end: bool = False) -> None:
+        """Write a batch: new ids appended in one block, in batch order; an existing id (every
+        row of it, when duplicated) updated in place, or with ``move_to_end`` deleted and
+        re-appended before the new ones (LanceDB's merge_insert). An ``append`` batch makes
+        every record a new row."""
+        if batch.append:
+            self._append(batch, list(range(len(batch))))
+            return
         new: list[int] = []
+        moved: list[tuple[int, dict[str, Any], str | None]] = []  # (batch index, meta, text)
         for i, record_id in enumerate(batch.ids):
-            row = rows.get(record_id)
-            if row is None:
+            targets = self.rows_of_id(record_id)
+            if not targets:
                 orphan = self.orphans.pop(record_id, None)
                 if orphan is not None:
                     self._kill(orphan)
                 new.append(i)
                 continue
-            old_meta = self.metas[row] or {}
-            self._unindex(row, old_meta)
-            given_meta, given_text = batch.metas[i], batch.texts[i]
-            if merge:
-                meta = {**old_meta, **(given_meta or {})}
-                text = self.texts[row] if given_text is None else given_text
-            else:
-                meta, text = given_meta or {}, given_text
-            self.matrix[row] = batch.vectors[i]
-            self.norms[row] = row_norms(batch.vectors[i : i + 1])[0]
-            self.id_hashes[row] = batch.id_hashes[i]
-            self.texts[row] = text
-            self.metas[row] = meta
-            self._index(row, meta)
+            for row in targets:
+                meta, text = self._updated(row, batch, i, merge)
+                if move_to_end:
+                    moved.append((i, meta, text))
+                    continue
+                self.matrix[row] = batch.vectors[i]
+                self.norms[row] = row_norms(batch.vectors[i : i + 1])[0]
+                self.id_hashes[row] = batch.id_hashes[i]
+                self.texts[row] = text
+                self.metas[row] = meta
+                self._index(row, meta)
+            if move_to_end:
+                self._drop_id(record_id)
+        if moved:
+            picks = [i for i, _, _ in moved]
+            rewritten = Batch(
+                [batch.ids[i] for i in picks],
+                [text for _, _, text in moved],
+                [meta for _, meta, _ in moved],
+                batch.vectors[picks],
+                batch.id_hashes[picks],
+            )
+            self._append(rewritten, list(range(len(picks))))
         if new:
             self._append(batch, new)
+
+    def _updated(self, row: int, batch: Batch, i: int, merge: bool) -> tuple[dict[str, Any], Any]:
+        """The metadata and text ``row`` gets from record ``i`` of ``batch`` (unindexed)."""
+        old_meta = self.metas[row] or {}
+        self._unindex(row, old_meta)
+        given_meta, given_text = batch.metas[i], batch.texts[i]
+        if merge:
+            meta = {**old_meta, **(given_meta or {})}
+            text = self.texts[row] if given_text is None else given_text
+        else:
+            meta, text = {**(batch.defaults or {}), **(given_meta or {})}, given_text
+        return meta, text
+
+    def _drop_id(self, record_id: str) -> None:
+        """Forget every row of a visible id (already unindexed)."""
+        for row in self.rows_of_id(record_id):
+            self.texts[row] = None
+            self.metas[row] = None
+            self._kill(row)
+        self.rows.pop(record_id, None)
+        copies = self.copies.pop(record_id, None)
+        if copies is not None:
+            self._extra -= len(copies) - 1
 
     def _append(self, batch: Batch, picks: list[int]) -> None:
         start, count = self.n_rows, len(picks)
@@ -219,14 +296,33 @@ class Partition:
         metas = (
             [m or {} for m in batch.metas] if everything else [batch.metas[i] or {} for i in picks]
         )
+        if batch.defaults:
+            metas = [{**batch.defaults, **m} for m in metas]
         self.row_id.extend(ids)
         self.texts.extend(texts)
         self.metas.extend(metas)
-        self.rows.update(zip(ids, range(start, stop), strict=True))
+        if batch.append or len(set(ids)) < len(ids):
+            for record_id, row in zip(ids, range(start, stop), strict=True):
+                self._add_row(record_id, row)
+        else:
+            self.rows.update(zip(ids, range(start, stop), strict=True))
         self.n_rows = stop
         if self._indexes:
             for row, meta in zip(range(start, stop), metas, strict=True):
                 self._index(row, meta)
+
+    def _add_row(self, record_id: str, row: int) -> None:
+        """Register ``row`` as (another) row of ``record_id``."""
+        first = self.rows.get(record_id)
+        if first is None:
+            self.rows[record_id] = row
+            return
+        copies = self.copies.get(record_id)
+        if copies is None:
+            self.copies[record_id] = [first, row]
+        else:
+            copies.append(row)
+        self._extra += 1
 
     def _reserve(self, needed: int) -> None:
         capacity = self.matrix.shape[0]
@@ -258,17 +354,27 @@ class Partition:
         """Delete ids; returns how many existed. With ``keep_orphans`` the vectors stay."""
         removed = 0
         for record_id in ids:
-            row = self.rows.pop(record_id, None)
-            if row is None:
+            rows = self.rows_of_id(record_id)
+            if not rows:
                 continue
             removed += 1
-            self._unindex(row, self.metas[row] or {})
-            self.texts[row] = None
-            self.metas[row] = None
+            for row in rows:
+                self._unindex(row, self.metas[row] or {})
             if keep_orphans:
-                self.orphans[record_id] = row
+                first, *rest = rows
+                self.texts[first] = None
+                self.metas[first] = None
+                self.orphans[record_id] = first
+                self.rows.pop(record_id, None)
+                copies = self.copies.pop(record_id, None)
+                if copies is not None:
+                    self._extra -= len(copies) - 1
+                for row in rest:
+                    self.texts[row] = None
+                    self.metas[row] = None
+                    self._kill(row)
             else:
-                self._kill(row)
+                self._drop_id(record_id)
         self._maybe_compact()
         return removed
 
@@ -311,13 +417,15 @@ class Partition:
         self.n_rows = count
         self._dead = 0
         self.rows = {}
+        self.copies = {}
+        self._extra = 0
         self.orphans = {}
         self._indexes = {}
         for row, record_id in enumerate(self.row_id):
             if self.metas[row] is None:
                 self.orphans[record_id] = row
             else:
-                self.rows[record_id] = row
+                self._add_row(record_id, row)
 
     # ------------------------------------------------------------------ column index
 

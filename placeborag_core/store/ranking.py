@@ -70,14 +70,24 @@ class Ranker:
         predicate: Predicate,
         ids: Collection[str] | None,
         limit: int | None,
+        *,
+        filter_mode: Literal["pre", "post"] | None = None,
     ) -> tuple[npt.NDArray[np.intp], npt.NDArray[Any]]:
-        """Steps 2-6: the best ``limit`` candidate rows (all if None) and their scores."""
-        pre = predicate if self._filter_mode == "pre" else None
+        """Steps 2-6: the best ``limit`` candidate rows (all if None) and their scores; the
+        predicate applies here in filter mode ``pre`` (the store's, unless ``filter_mode``)."""
+        mode = self._filter_mode if filter_mode is None else filter_mode
+        pre = predicate if mode == "pre" else None
         mask = self.candidates(part, vector, pre, ids)
         if not mask.any():
             return np.empty(0, dtype=np.intp), np.empty(0)
-        rows = None if mask.all() else np.flatnonzero(mask)
         scores = self.scores(part, vector)
+        if scores.dtype.kind == "f":
+            nan = np.isnan(scores)
+            if nan.any():  # no score, no result (LanceDB's cosine of a zero vector)
+                mask &= ~nan
+                if not mask.any():
+                    return np.empty(0, dtype=np.intp), np.empty(0)
+        rows = None if mask.all() else np.flatnonzero(mask)
         ordered = self.select(part, rows, scores, limit)
         return ordered, scores[ordered]
 

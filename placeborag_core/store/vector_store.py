@@ -154,6 +154,14 @@ class FakeVectorStore(ReadMethods):
         with self.batch() as batch:
             batch.upsert_many(records, namespace=namespace)
 
+    def append_many(self, records: Iterable[RecordInput], *, namespace: str = "") -> None:
+        """Append records as new rows, all or nothing, under a profile whose engine has no
+        primary key (``Profile.append_writes``: LanceDB's ``table.add``): an id already stored,
+        or repeated in the batch, gets another row, and queries return every row. Records are
+        given as to :meth:`upsert_many`; other profiles raise ``ValueError``."""
+        with self.batch() as batch:
+            batch.append_many(records, namespace=namespace)
+
     @contextmanager
     def batch(self) -> Iterator[WriteBatch]:
         """Writes applied all at once, across namespaces::

@@ -1,0 +1,5 @@
+"""LanceDB's filter language: the SQL ``WHERE`` expressions lance plans with DataFusion.
+
+``lexer`` (sqlparser-rs's tokens), ``parser`` (its expression grammar and errors) and ``planner``
+(lance's checks in lance's order, then a three-valued evaluator).
+"""
