@@ -70,12 +70,14 @@ class MetricVariant:
 @dataclass(frozen=True)
 class KRule:
     """How ``k`` is checked: the error for a non-positive ``k`` and for a ``k`` that is not an int
-    (types and messages; ``{k}`` in a message is the value given)."""
+    (types and messages; ``{k}`` in a message is the value given). ``none_is_missing``: a
+    ``None`` k gets the non-positive error (LanceDB: "Limit is required")."""
 
     error: type[Exception]
     message: str
     type_message: str
     type_error: type[Exception] = TypeError
+    none_is_missing: bool = False
     evidence: str = ""
 
     def __post_init__(self) -> None:
@@ -84,6 +86,8 @@ class KRule:
 
     def check(self, k: Any) -> None:
         """Raise the engine's error if ``k`` is not a positive int."""
+        if k is None and self.none_is_missing:
+            raise self.error(self.message.format(k=Shown(k)))
         if isinstance(k, bool) or not isinstance(k, int):
             raise self.type_error(self.type_message.format(k=Shown(k)))
         if k <= 0:
@@ -200,8 +204,10 @@ class Profile:
     row, or moves it to the ``"end"`` (deleted and re-appended: LanceDB). ``append_writes``:
     the engine also appends rows without a primary key (LanceDB's ``add``:
     ``FakeVectorStore.append_many``; ids may then repeat). ``columns``: the engine's typed
-    metadata columns (None: schemaless). ``nested_metadata``: whether metadata values may be
-    dicts and nested lists (JSON payloads). ``accepts_zero_vectors``: whether the all-zero
+    metadata columns (None: schemaless). ``nan_queries_match_nothing``: a query vector with a
+    NaN component returns no result instead of raising (LanceDB). ``nested_metadata``: whether
+    metadata values may be dicts and nested lists (JSON payloads). ``accepts_zero_vectors``:
+    whether the all-zero
     vector may be stored and queried (its cosine is 0). ``dimension_error``: the exception type
     for a vector of the wrong width. ``native_filter``: reads the engine's own filter objects,
     if integrations pass them.
@@ -222,6 +228,7 @@ class Profile:
     native_filter: NativeFilter | None = None
     upsert_position: Literal["keep", "end"] = "keep"
     append_writes: bool = False
+    nan_queries_match_nothing: bool = False
     columns: ColumnRule | None = None
     evidence: tuple[tuple[str, str], ...] = ()
     _variant: MetricVariant = field(init=False, repr=False, compare=False)
@@ -254,6 +261,7 @@ class Profile:
         )
         _check_choice("Profile", "upsert_position", self.upsert_position, ("keep", "end"))
         _check_type("Profile", "append_writes", self.append_writes, bool)
+        _check_type("Profile", "nan_queries_match_nothing", self.nan_queries_match_nothing, bool)
         if self.columns is not None:
             _check_type("Profile", "columns", self.columns, ColumnRule)
         _check_type("Profile", "ids", self.ids, IdRule)

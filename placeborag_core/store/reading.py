@@ -317,6 +317,8 @@ class ReadMethods:
         """The query as a float64 vector (text goes through the embedder); None while empty."""
         if isinstance(query, str):
             vector = np.asarray(self.embedder.embed_many([query])[0], dtype=np.float64)
+        elif self._profile.nan_queries_match_nothing and _has_nan(query):
+            return None
         else:
             vector = as_vector(query, "query vector", self._profile)
         if self._writer.dimension is None:
@@ -327,3 +329,13 @@ class ReadMethods:
                 f"{self._writer.dimension}, got {len(vector)}"
             )
         return vector
+
+
+def _has_nan(query: Any) -> bool:
+    """Whether a query given as numbers holds a NaN (a query that is not numbers is left to
+    ``as_vector``, which names the problem)."""
+    try:
+        array = np.asarray(query, dtype=np.float64)
+    except (TypeError, ValueError, OverflowError):
+        return False
+    return array.ndim == 1 and bool(np.isnan(array).any())

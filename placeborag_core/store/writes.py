@@ -105,14 +105,14 @@ class Writer:
         out: list[tuple[str, Batch | list[str]]] = []
         for namespace, items in writes:
             if isinstance(items, Batch):
-                if keep_new and not items.append:
-                    self._check_repeats(namespace, items)
                 if rule is not None:
                     schema = schemas.get(namespace, self.spaces.schemas.get(namespace))
                     if schema is None:
                         schema = rule.create(items.metas)
                     metas, defaults = rule.conform(schema, items.metas, items.append)
                     schemas[namespace] = schema
+                    if keep_new and not items.append:  # after the schema, as LanceDB checks
+                        self._check_repeats(namespace, items)
                     typed = dataclasses.replace(
                         items,
                         metas=cast("list[dict[str, Any] | None]", metas),
@@ -121,6 +121,8 @@ class Writer:
                     )
                     out.append((namespace, typed))
                     continue
+                if keep_new and not items.append:
+                    self._check_repeats(namespace, items)
             out.append((namespace, items))
         return out
 

@@ -24,6 +24,9 @@ CHROMA_TIE_SUBSET = "chroma-tie-subset"
 QDRANT_TIE_ORDER = "qdrant-tie-order"
 FLOAT_ROUNDING = "float-rounding"
 QDRANT_K_COERCION = "qdrant-k-coercion"
+LANCEDB_K_TYPES = "lancedb-k-types"
+LANCEDB_MESSAGES = "lancedb-vector-error-messages"
+LANCEDB_BAD_VECTORS = "lancedb-bad-vectors"
 
 KNOWN: dict[str, Divergence] = {
     d.key: d
@@ -78,8 +81,54 @@ KNOWN: dict[str, Divergence] = {
             ),
         ),
         Divergence(
+            key=LANCEDB_K_TYPES,
+            engines=("lancedb",),
+            reason=(
+                "LanceDB checks a query's limit three ways: pydantic rejects 1.5 (a ValueError "
+                "with pydantic's message), a str fails a comparison (TypeError) and True is "
+                "taken as 1. The lancedb profile's KRule raises one ValueError for every k "
+                "that is not an int, bools included: a k of another type is a bug in the calling "
+                "code, not a behaviour of the engine."
+            ),
+            evidence=(
+                "docs/engines/lancedb.md#lancedb-k-types (probes/lancedb_engine.py); "
+                "tests/fidelity/_lancedb.py error_cases."
+            ),
+        ),
+        Divergence(
+            key=LANCEDB_MESSAGES,
+            engines=("lancedb",),
+            reason=(
+                "A vector of the wrong width or with a NaN fails on both sides with the same "
+                "kind of error (ValueError for a query and an add; for merge_insert a "
+                "RuntimeError, which LanceDimensionError also is), but with the store's own "
+                "message, which names both widths, instead of LanceDB's (\"There is no vector "
+                'column in the data", an Arrow cast error with a Rust source path).'
+            ),
+            evidence=(
+                "docs/engines/lancedb.md#lancedb-error-add-wrong-dimension, "
+                "#lancedb-error-search-wrong-dimension, #lancedb-error-nan-vector."
+            ),
+        ),
+        Divergence(
+            key=LANCEDB_BAD_VECTORS,
+            engines=("lancedb",),
+            reason=(
+                "Every profile refuses a vector with a NaN or infinite component with a "
+                "ValueError before anything is written; LanceDB stores infinite components "
+                "(and returns inf distances), and reports a NaN in a merge_insert as a "
+                "RuntimeError. table.add([]) raises 'Cannot create table from empty list "
+                "without a schema' even on an existing table; append_many([]) writes nothing, "
+                "as every empty write in the store does."
+            ),
+            evidence=(
+                "docs/engines/lancedb.md#lancedb-inf-vector-stored, #lancedb-merge-nan-runtime, "
+                "#lancedb-add-empty-raises (probes/lancedb_engine.py)."
+            ),
+        ),
+        Divergence(
             key=FLOAT_ROUNDING,
-            engines=("chroma", "qdrant", "faiss"),
+            engines=("chroma", "qdrant", "faiss", "lancedb"),
             reason=(
                 "Two candidates whose scores differ only in the last float32 bits can be "
                 "ordered differently: the engines compute with their own SIMD/FMA kernels, "

@@ -191,55 +191,95 @@ def infer_column(values: Sequence[Any]) -> ArrowType:
     """The type pyarrow gives a column of these Python values (``pa.array(values)``), raising
     what pyarrow raises for values it cannot put in one column.
 
-    The column's type follows its first non-null value (an int column becomes double when a
-    float follows; a float column takes ints and bools); a later value of another kind fails as
-    pyarrow fails converting it. Lists take the type counted over all their elements, dicts
-    become structs with every key seen, in order.
+    pyarrow's type inference (``TypeInferrer``) counts the kinds it sees and stops at the first
+    bool, float or str, so the values up to there decide: ints then a float make a double column,
+    ints then a bool an int64 one (the bool then fails to convert), a str first a string column.
+    The type is the highest kind counted (list, struct, double, int64, bool, string); a list or a
+    struct beside other non-null values fails. Then every value is converted, in order, and the
+    first that cannot be raises pyarrow's error.
     """
-    present = [v for v in values if v is not None]
-    if not present:
-        return NULL
-    kinds = [_kind(v) for v in present]
-    first = kinds[0]
-    for kind, value in zip(kinds, present, strict=True):
-        if kind not in _PYTYPE:
+    target = _Inferrer().visit_all(values, stop_early=True).type()
+    for value in values:
+        _convert(value, target)
+    return target
+
+
+_STOPS = frozenset({"bool", "float", "str"})
+
+
+class _Inferrer:
+    """pyarrow's ``TypeInferrer``: counts per kind, a child inferrer for list elements and one
+    per struct field (these see every value: only a sequence's own scan stops early)."""
+
+    def __init__(self) -> None:
+        self.counts: dict[str, int] = {}
+        self.child: _Inferrer | None = None
+        self.fields: dict[str, _Inferrer] = {}
+        self.total = 0
+
+    def visit_all(self, values: Sequence[Any], *, stop_early: bool) -> _Inferrer:
+        for value in values:
+            kind = self.visit(value)
+            if stop_early and kind in _STOPS:
+                break
+        return self
+
+    def visit(self, value: Any) -> str:
+        kind = _kind(value)
+        if kind not in _PYTYPE and kind != "none":
             raise ArrowInvalid(
                 f"Could not convert {_pyrepr(value)} with type {kind}: did not recognize Python "
                 "value type when inferring an Arrow data type"
             )
-    if first == "list":
-        if any(k != "list" for k in kinds):
+        self.total += 1
+        key = "int" if kind == "big" else kind
+        self.counts[key] = self.counts.get(key, 0) + 1
+        if kind == "list":
+            if self.child is None:
+                self.child = _Inferrer()
+            self.child.visit_all(list(value), stop_early=True)
+        elif kind == "dict":
+            for field_name, inner in value.items():
+                self.fields.setdefault(field_name, _Inferrer()).visit(inner)
+        return kind
+
+    def type(self) -> ArrowType:
+        present = self.total - self.counts.get("none", 0)
+        if self.counts.get("list") and self.counts["list"] != present:
             raise ArrowInvalid(_MIX_LIST)
-        return list_of(_infer_items([item for v in present for item in v]))
-    if first == "dict":
-        if "list" in kinds:
-            raise ArrowInvalid(_MIX_LIST)
-        if any(k != "dict" for k in kinds):
+        if self.counts.get("dict") and self.counts["dict"] != present:
             raise ArrowInvalid(_MIX_STRUCT)
-        return _infer_struct(present)
-    if first == "int" and "list" in kinds:
-        raise ArrowInvalid(_MIX_LIST)
-    if first == "int" and "dict" in kinds:
-        raise ArrowInvalid(_MIX_STRUCT)
-    if first == "big":
-        if "list" in kinds:
-            raise ArrowInvalid(_MIX_LIST)
-        if "dict" in kinds:
-            raise ArrowInvalid(_MIX_STRUCT)
-        if "float" in kinds:
-            raise ArrowInvalid(_PYLONG)
-        raise OverflowError(_OVERFLOW)
-    if first == "bool":
-        target = BOOL
-    elif first == "str":
-        target = UTF8
-    elif first == "float" or "float" in kinds:
-        target = FLOAT64
-    else:
-        target = INT64
-    for kind, value in zip(kinds, present, strict=True):
-        _check_scalar(kind, value, target)
-    return target
+        if self.counts.get("list"):
+            return list_of(self.child.type() if self.child is not None else NULL)
+        if self.counts.get("dict"):
+            return struct_of((key, inner.type()) for key, inner in self.fields.items())
+        for kind, arrow in (("float", FLOAT64), ("int", INT64), ("bool", BOOL), ("str", UTF8)):
+            if self.counts.get(kind):
+                return arrow
+        return NULL
+
+
+def _convert(value: Any, target: ArrowType) -> None:
+    """Raise pyarrow's error if ``value`` cannot be stored in a column of ``target``."""
+    kind = _kind(value)
+    if kind == "none":
+        return
+    if target.kind == "list":
+        assert target.item is not None
+        if kind != "list":
+            raise _convert_error(value, target)
+        for item in value:
+            _convert(item, target.item)
+        return
+    if target.kind == "struct":
+        if kind != "dict":
+            raise _convert_error(value, target)
+        for key, inner in target.fields:
+            _convert(value.get(key), inner)
+        return
+    if target.kind == "null":
+        raise _convert_error(value, target)
+    _check_scalar(kind, value, target)
 
 
 def _check_scalar(kind: str, value: Any, target: ArrowType) -> None:
@@ -259,50 +299,6 @@ def _check_scalar(kind: str, value: Any, target: ArrowType) -> None:
         raise ArrowTypeError("Expected integer, got bool")
     if kind not in ("bool", "int", "float"):
         raise _convert_error(value, target)
-
-
-_ITEM_ORDER = ("double", "int64", "bool", "string")
-
-
-def _infer_items(items: Sequence[Any]) -> ArrowType:
-    """A list column's element type: counted over every element (order does not matter),
-    float over int over bool over str, then each element converted."""
-    present = [v for v in items if v is not None]
-    if not present:
-        return NULL
-    kinds = [_kind(v) for v in present]
-    if "list" in kinds:
-        if any(k != "list" for k in kinds):
-            raise ArrowInvalid(_MIX_LIST)
-        return list_of(_infer_items([item for v in present for item in v]))
-    if "dict" in kinds:
-        if any(k != "dict" for k in kinds):
-            raise ArrowInvalid(_MIX_STRUCT)
-        return _infer_struct(present)
-    seen = {"float": "double", "int": "int64", "big": "int64", "bool": "bool", "str": "string"}
-    found = {seen[k] for k in kinds if k in seen}
-    chosen = next(kind for kind in _ITEM_ORDER if kind in found)
-    target = {"double": FLOAT64, "int64": INT64, "bool": BOOL, "string": UTF8}[chosen]
-    for kind, value in zip(kinds, present, strict=True):
-        if target is UTF8:
-            continue
-        if target is BOOL and kind != "bool":
-            raise _convert_error(value, target)
-        if kind == "str" or kind not in _PYTYPE:
-            raise _convert_error(value, target)
-        if target is INT64 and kind == "bool":
-            raise ArrowTypeError("Expected integer, got bool")
-        if kind == "big":
-            raise ArrowInvalid(_PYLONG) if target is FLOAT64 else OverflowError(_OVERFLOW)
-    return target
-
-
-def _infer_struct(dicts: Sequence[Mapping[str, Any]]) -> ArrowType:
-    """Every key seen, in first-seen order, each typed from its values (missing: null)."""
-    keys: dict[str, None] = {}
-    for d in dicts:
-        keys.update(dict.fromkeys(d))
-    return struct_of((key, infer_column([d.get(key) for d in dicts])) for key in keys)
 
 
 # --------------------------------------------------------------------------- casts
@@ -336,22 +332,28 @@ _ARROW_BOOL = {"true": True, "1": True, "false": False, "0": False}
 
 
 def format_float(value: float, mode: CastMode) -> str:
-    """A double as the cast to string writes it (both casts: shortest round-trip digits)."""
+    """A double as the cast to string writes it: shortest round-trip digits; pyarrow's cast
+    (``merge``) drops a ``.0`` and writes ``1e-7`` for Python's ``1e-07``."""
     if math.isnan(value):
-        return "NaN"
+        return "NaN" if mode == "add" else "nan"
     if math.isinf(value):
         return "inf" if value > 0 else "-inf"
     text = repr(value)
-    if text.endswith(".0") and mode == "merge":
-        return text[:-2]
+    if mode == "merge":
+        text = text.removesuffix(".0")
+        text = re.sub(r"e([+-])0*(\d)", r"e\1\2", text)
     return text
 
 
 def cast_value(value: Any, source: ArrowType, target: ArrowType, mode: CastMode) -> Any:
     """``value`` (of Arrow type ``source``) as a value of ``target``; raises
     :class:`CastError` when the write's cast refuses it."""
-    if value is None or source == target:
+    if source == target:
         return value
+    if value is None:
+        # Rust's cast of a scalar column into a list one wraps every value, NULL included.
+        wraps = mode == "add" and target.kind == "list" and source.kind not in ("list", "null")
+        return [None] if wraps else None
     if target.kind == "null":
         raise CastError(value, source, target, "null")
     if target.kind == "string":
@@ -422,11 +424,19 @@ def _to_scalar(value: Any, source: ArrowType, target: ArrowType, mode: CastMode)
     return int(number)
 
 
+_PYARROW_INT = re.compile(r"-?[0-9]+|0[xX][0-9a-fA-F]+")
+
+
 def _parse(text: str, source: ArrowType, target: ArrowType, mode: CastMode) -> Any:
+    """A string cast to a number or a bool: Rust's parsers for ``add``, pyarrow's for
+    ``merge`` (which takes ``0x10`` as an int but not ``+1``)."""
     kind = target.kind
     if kind == "int64":
-        if _INT_TEXT.fullmatch(text) and _I64_MIN <= int(text) <= _I64_MAX:
-            return int(text)
+        pattern = _INT_TEXT if mode == "add" else _PYARROW_INT
+        if pattern.fullmatch(text):
+            value = int(text, 16) if text[:2] in ("0x", "0X") else int(text)
+            if _I64_MIN <= value <= _I64_MAX:
+                return value
         raise CastError(text, source, target, "parse")
     if kind == "double":
         if _FLOAT_TEXT.fullmatch(text):
@@ -439,6 +449,65 @@ def _parse(text: str, source: ArrowType, target: ArrowType, mode: CastMode) -> A
     return parsed
 
 
+def castable(source: ArrowType, target: ArrowType, mode: CastMode) -> bool:
+    """Whether a column of ``source`` casts to ``target`` at all (checked for every column of a
+    write before any value is cast): never a non-null type into a null one, never a struct into
+    anything else; ``add`` casts a list into a string and a scalar into a list, ``merge`` not."""
+    if source.kind == "null" or source == target:
+        return True
+    if target.kind == "null":
+        return False
+    if "struct" in (source.kind, target.kind):
+        if source.kind != target.kind:
+            return False
+        return all(
+            castable(inner, target.field(key) or inner, mode) for key, inner in source.fields
+        )
+    if source.kind == "list" and target.kind == "list":
+        assert source.item is not None
+        assert target.item is not None
+        return castable(source.item, target.item, mode)
+    if source.kind == "list":
+        return mode == "add" and target.kind == "string"
+    if target.kind == "list":
+        assert target.item is not None
+        return mode == "add" and castable(source, target.item, mode)
+    return True
+
+
+def add_type_error(source: ArrowType, target: ArrowType, column: str) -> Exception:
+    """``table.add``'s error for a column whose type cannot become the table's (measured for
+    a null column)."""
+    return ValueError(
+        f"Invalid input, cannot cast field '{column}' from {source.display} to {target.display}"
+    )
+
+
+def merge_type_error(source: ArrowType, target: ArrowType) -> Exception:
+    """``merge_insert``'s (pyarrow's) error for a column whose type cannot be cast."""
+    while source.kind == "list" and target.kind == "list":
+        assert source.item is not None
+        assert target.item is not None
+        source, target = source.item, target.item
+    name, function = _PYARROW_CAST[target.kind]
+    return RuntimeError(
+        "Arrow error: C Data interface error: NotImplemented: Unsupported cast from "
+        f"{source.pyarrow} to {name} using function {function}"
+    )
+
+
+_PYARROW_CAST = {
+    "string": ("utf8", "cast_string"),
+    "bool": ("bool", "cast_boolean"),
+    "int64": ("int64", "cast_int64"),
+    "double": ("double", "cast_double"),
+    "null": ("null", "cast_null"),
+    "list": ("list", "cast_list"),
+    "struct": ("struct", "cast_struct"),
+}
+"""How pyarrow names a cast's target type and compute function in its errors (measured)."""
+
+
 def add_cast_error(failure: CastError, column: str) -> Exception:
     """The error ``table.add`` raises for a value its cast refuses (measured)."""
     if failure.reason == "null":
@@ -446,8 +515,9 @@ def add_cast_error(failure: CastError, column: str) -> Exception:
             f"Invalid input, cannot cast field '{column}' from {failure.source.debug} to Null"
         )
     if failure.reason == "parse":
+        what = "value" if failure.target.kind == "bool" else "string"
         return ValueError(
-            f"lance error: LanceError(Arrow): Cast error: Cannot cast string '{failure.value}' to "
+            f"lance error: LanceError(Arrow): Cast error: Cannot cast {what} '{failure.value}' to "
             f"value of {failure.target.debug} type, "
             f"{_rust('lance-datafusion-13.0.0/src/utils.rs:51:31')}"
         )
@@ -472,12 +542,15 @@ def merge_cast_error(failure: CastError) -> Exception:
         return RuntimeError(
             f"{prefix}Invalid: Float value {failure.value:f} was truncated converting to {target}"
         )
+    if failure.reason == "parse" and failure.target.kind == "bool":
+        return RuntimeError(f"{prefix}Invalid: Failed to parse value: {failure.value}")
     if failure.reason == "parse":
         return RuntimeError(
             f"{prefix}Invalid: Failed to parse string: '{failure.value}' as a scalar of type "
             f"{target}"
         )
+    name, function = _PYARROW_CAST[failure.target.kind]
     return RuntimeError(
-        f"{prefix}NotImplemented: Unsupported cast from {source} to {target} using function "
-        f"cast_{failure.target.kind}"
+        f"{prefix}NotImplemented: Unsupported cast from {source} to {name} using function "
+        f"{function}"
     )

@@ -27,9 +27,12 @@ from placeborag_core.backends.lancedb.arrow import (
     CastError,
     CastMode,
     add_cast_error,
+    add_type_error,
     cast_value,
+    castable,
     infer_column,
     merge_cast_error,
+    merge_type_error,
     struct_of,
 )
 from placeborag_core.backends.profile import ColumnRule
@@ -104,27 +107,55 @@ class LanceColumns(ColumnRule):
                 if append or self.layout == "struct":
                     raise ValueError(f"Invalid input, field '{key}' does not exist in table schema")
                 raise ValueError(f"Field '{key}' not found in target schema")
-        keys = batch.keys if self.layout == "columns" else schema.keys
-        out: list[dict[str, Any]] = []
-        for meta in metas:
-            row = meta or {}
-            stored: dict[str, Any] = {}
-            for key in keys:
-                target = schema.type_of(key)
+        adding = append or self.layout == "struct"
+        written = [(key, kind) for key, kind in schema.fields if batch.type_of(key) is not None]
+        if adding:  # lance checks every column's type before it casts any value
+            for key, target in written:
                 source = batch.type_of(key)
-                assert target is not None
-                value = row.get(key)
-                if source is None:
-                    stored[key] = None
-                    continue
-                try:
-                    stored[key] = cast_value(_as_type(value, source), source, target, mode)
-                except CastError as failure:
-                    raise (
-                        add_cast_error(failure, key) if append else merge_cast_error(failure)
-                    ) from None
-            out.append(stored)
+                assert source is not None
+                if not castable(source, target, mode):
+                    raise add_type_error(source, target, key)
+        rows = [meta or {} for meta in metas]
+        columns: dict[str, list[Any]] = {}
+        for key, target in written:  # in the table's column order
+            source = batch.type_of(key)
+            assert source is not None
+            if not adding and not castable(source, target, mode):
+                raise merge_type_error(source, target)
+            columns[key] = self._cast_column(rows, key, source, target, mode)
+        keys = batch.keys if self.layout == "columns" else schema.keys
+        out = [
+            {key: columns[key][i] if key in columns else None for key in keys}
+            for i in range(len(rows))
+        ]
         return out, dict.fromkeys(schema.keys)
+
+    @staticmethod
+    def _cast_column(
+        rows: Sequence[Mapping[str, Any]],
+        key: str,
+        source: ArrowType,
+        target: ArrowType,
+        mode: CastMode,
+    ) -> list[Any]:
+        """One column of a write cast to the table's type: ``add`` fails at the first value it
+        cannot cast, pyarrow's cast (``merge``) at the first it would truncate or the last string
+        it cannot parse."""
+        values: list[Any] = []
+        failure: CastError | None = None
+        for row in rows:
+            try:
+                values.append(cast_value(_as_type(row.get(key), source), source, target, mode))
+            except CastError as error:
+                if mode == "add":
+                    raise add_cast_error(error, key) from None
+                if error.reason != "parse":  # pyarrow names the first value it truncates
+                    raise merge_cast_error(error) from None
+                failure = error  # and the last string it cannot parse
+                values.append(None)
+        if failure is not None:
+            raise merge_cast_error(failure)
+        return values
 
     def _check_reserved(self, metas: Sequence[Mapping[str, Any] | None]) -> None:
         if self.layout != "columns":

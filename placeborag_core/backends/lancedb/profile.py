@@ -103,8 +103,11 @@ PROFILE = Profile(
     k=KRule(
         error=ValueError,
         message="Limit is required for ANN/KNN queries",
-        type_message="Limit is required for ANN/KNN queries",
+        type_message=(
+            "1 validation error for Query\nlimit\n  Input should be a valid integer, got {k!r}"
+        ),
         type_error=ValueError,
+        none_is_missing=True,
         evidence=f"{DOC}#lancedb-k-0, #lancedb-k--1, #lancedb-k-None",
     ),
     dimension_error=LanceDimensionError,
@@ -113,6 +116,7 @@ PROFILE = Profile(
     native_filter=read_lancedb_where,
     upsert_position="end",
     append_writes=True,
+    nan_queries_match_nothing=True,
     columns=LanceColumns(),
     evidence=(
         ("ties", f"{DOC}#lancedb-ties-first-k-inserted, #lancedb-ties-updated-row-moves-to-end"),
@@ -121,5 +125,6 @@ PROFILE = Profile(
         ("schema", f"{DOC}#schema-and-writes"),
         ("zero vectors", f"{DOC}#lancedb-zero-vector-row-dropped-from-cosine"),
         ("k", f"{DOC}#lancedb-k-0, #lancedb-k-larger-than-rows-truncates"),
+        ("NaN queries", f"{DOC}#lancedb-nan-query-empty"),
     ),
 )
