@@ -2,7 +2,8 @@
 
 Runs the differential cases of ``tests/fidelity`` (the same generators, driven by a seeded
 ``random.Random`` instead of hypothesis) through our ``FakeVectorStore`` profiles and through
-the real engines in process: chromadb EphemeralClient, qdrant-client ``:memory:``, faiss-cpu.
+the real engines in process: chromadb EphemeralClient, qdrant-client ``:memory:``, faiss-cpu,
+LanceDB (``lancedb.connect`` on a temporary directory).
 Every difference is either explained by a known divergence (listed with its reason and
 evidence) or counted as a disagreement; the exit status is 1 if there is any disagreement.
 
@@ -19,6 +20,7 @@ ones (``placeborag_llamaindex.PlaceboVectorStore`` against llama-index's Chroma/
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import sys
 import textwrap
@@ -51,13 +53,30 @@ def collect(engine: str, cases: int, sequences: int, seed: int) -> list[Outcome]
     return outcomes
 
 
+def collect_lancedb(cases: int, sequences: int, seed: int) -> list[Outcome]:
+    """The lancedb profile against LanceDB in process (``tests/fidelity/_lancedb.py``); the
+    database directory is removed afterwards."""
+    from tests.fidelity import _lancedb
+
+    outcomes: list[Outcome] = []
+    try:
+        for m_index, metric in enumerate(_lancedb.METRICS):
+            base = seed * 1_000_003 + m_index * 10_007 + 40_000
+            for i in range(cases):
+                outcomes += _lancedb.ranking_case(RandomDraw(base + i), metric)
+            outcomes += _lancedb.error_cases(metric)
+            for i in range(sequences):
+                outcomes += _lancedb.write_sequence_case(RandomDraw(base + 5_000 + i), metric)
+    finally:
+        _lancedb.close()
+    return outcomes
+
+
 PREFIX = {"langchain": "lc", "llamaindex": "li"}
 
 
 def collect_integrations(cases: int, seed: int) -> list[Outcome]:
     """LangChain and LlamaIndex: our adapters against the real integrations."""
-    import importlib.util
-
     outcomes: list[Outcome] = []
     suites = []
     if importlib.util.find_spec("placeborag_langchain") and importlib.util.find_spec(
@@ -130,6 +149,10 @@ def main(argv: list[str] | None = None) -> int:
             print(f"skipped {engine}: {DISTRIBUTIONS[engine]} is not installed")
             continue
         outcomes += collect(engine, args.cases, args.sequences, args.seed)
+    if importlib.util.find_spec("lancedb") is not None:
+        outcomes += collect_lancedb(args.cases, args.sequences, args.seed)
+    else:
+        print("skipped lancedb: lancedb is not installed")
 
     if args.integration_cases:
         outcomes += collect_integrations(args.integration_cases, args.seed)

@@ -91,7 +91,7 @@ KNOWN: dict[str, Divergence] = {
                 "code, not a behaviour of the engine."
             ),
             evidence=(
-                "docs/engines/lancedb.md#lancedb-k-types (probes/lancedb_engine.py); "
+                "docs/engines/lancedb.md#lancedb-k-types (probes/lancedb_schema.py); "
                 "tests/fidelity/_lancedb.py error_cases."
             ),
         ),
@@ -122,8 +122,8 @@ KNOWN: dict[str, Divergence] = {
                 "as every empty write in the store does."
             ),
             evidence=(
-                "docs/engines/lancedb.md#lancedb-inf-vector-stored, #lancedb-merge-nan-runtime, "
-                "#lancedb-add-empty-raises (probes/lancedb_engine.py)."
+                "docs/engines/lancedb.md#lancedb-inf-vector-stored, #lancedb-merge-errors, "
+                "#lancedb-add-empty-raises (probes/lancedb_schema.py)."
             ),
         ),
         Divergence(

@@ -76,7 +76,7 @@ RECORDS: list[tuple[str, dict[str, Any]]] = [
     ("r8", {"flag": True, "n": 1.0}),
     ("r9", {"flag": False, "color": ""}),
 ]
-"""The records of docs/engines/lancedb.md#filters (the first row names every column)."""
+"""The records of docs/engines/lancedb.md#filters-sql-where (the first row names every column)."""
 
 FILTERS = [
     "color = 'red'", "color == 'red'", "n = 1", "n = 1.0", "flag = true", "flag = 1",

@@ -99,7 +99,7 @@ PROFILE = Profile(
         'same target row on (id = "{ids}"). Please ensure each target row is matched by at most '
         "one source row."
     ),
-    ids=IdRule(evidence=f"{DOC}#lancedb-ids-any-str"),
+    ids=IdRule(evidence=f"{DOC}#lancedb-int-id-cast-to-string-column"),
     k=KRule(
         error=ValueError,
         message="Limit is required for ANN/KNN queries",
@@ -108,7 +108,7 @@ PROFILE = Profile(
         ),
         type_error=ValueError,
         none_is_missing=True,
-        evidence=f"{DOC}#lancedb-k-0, #lancedb-k--1, #lancedb-k-None",
+        evidence=f"{DOC}#lancedb-k-0, #lancedb-k--1, #lancedb-k-none, #lancedb-k-types",
     ),
     dimension_error=LanceDimensionError,
     nested_metadata=True,
@@ -120,8 +120,8 @@ PROFILE = Profile(
     columns=LanceColumns(),
     evidence=(
         ("ties", f"{DOC}#lancedb-ties-first-k-inserted, #lancedb-ties-updated-row-moves-to-end"),
-        ("writes", f"{DOC}#lancedb-write-add-existing-id-appends-duplicate, #merge-insert"),
-        ("filters", f"{DOC}#filters-sql-where-datafusion, #filter-errors"),
+        ("writes", f"{DOC}#lancedb-write-add-existing-id-appends-duplicate, #lancedb-merge-order"),
+        ("filters", f"{DOC}#filter-semantics-and-errors"),
         ("schema", f"{DOC}#schema-and-writes"),
         ("zero vectors", f"{DOC}#lancedb-zero-vector-row-dropped-from-cosine"),
         ("k", f"{DOC}#lancedb-k-0, #lancedb-k-larger-than-rows-truncates"),

@@ -1,7 +1,7 @@
 """A parsed LanceDB filter checked against a table's columns and turned into an evaluator.
 
 Lance plans a filter in stages, and which error a filter with several faults raises depends on
-their order (measured; ``docs/engines/lancedb.md#filter-errors``):
+their order (measured; ``docs/engines/lancedb.md#filter-semantics-and-errors``):
 
 1. conversion: constructs lance refuses (``IS DISTINCT FROM``, a tuple, ``<=>``, unary ``+``) and
    unknown columns in function arguments (``Error parsing function: ...``);
