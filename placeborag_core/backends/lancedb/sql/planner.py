@@ -9,9 +9,10 @@ their order (measured; ``docs/engines/lancedb.md#filter-semantics-and-errors``):
    not under ``NOT``) the literal must convert to the column's type exactly (an integer becomes a
    double; nothing else converts): ``Received literal Utf8("1") and could not convert ...``;
 3. schema: left to right, every column must exist (``No field named``) and struct fields too;
-   ``AND``/``OR`` need booleans and two columns compared need types that meet. Under ``NOT``
-   the walk stops at the first operand that may be NULL (any column, a NULL literal), so
-   ``NOT (color = nosuch)`` passes here; ``IS NULL`` operands are not visited;
+   ``AND``/``OR`` need booleans and two columns compared need types that meet. Under ``NOT``,
+   and in ``IN``, ``LIKE`` and ``BETWEEN``, the walk stops at the first operand that may be
+   NULL (any column, a NULL literal), so ``NOT (color = nosuch)`` and ``color IN (nosuch)``
+   pass here; ``IS NULL`` operands are not visited;
 4. the filter must be boolean (``The filter i does not return a boolean``);
 5. optimisation, DataFusion's analyser (children before parents): columns missed by stage 3,
    ``LIKE`` operand types, ``NOT`` and ``IS TRUE`` of a non-boolean, comparisons, ``IN`` and
@@ -564,6 +565,9 @@ class _Planner:
             return BOOL
         if isinstance(node, Function):
             self.typed_function(node)
+            return BOOL
+        if isinstance(node, InList | Like | Between):
+            self.may_be_null(node)  # DataFusion stops at the first operand that may be NULL
             return BOOL
         if isinstance(node, Binary):
             left, right = self.typed(node.left), self.typed(node.right)
