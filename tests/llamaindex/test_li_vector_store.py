@@ -604,11 +604,11 @@ def test_embedder_is_shared_with_the_core_store():
 def test_profile_without_llamaindex_facts_is_rejected():
     with pytest.raises(
         ValueError,
-        match="profile 'faiss' has no LlamaIndex integration facts; "
-        "PlaceboVectorStore supports: default, chroma, qdrant",
+        match="profile 'weaviate' has no LlamaIndex integration facts; "
+        "PlaceboVectorStore supports: default, chroma, qdrant, lancedb, faiss",
     ):
-        PlaceboVectorStore(profile="faiss")
-    assert sorted(INTEGRATIONS) == ["chroma", "default", "qdrant"]
+        PlaceboVectorStore(profile="weaviate")
+    assert sorted(INTEGRATIONS) == ["chroma", "default", "faiss", "lancedb", "qdrant"]
 
 
 def test_stores_text_cannot_be_switched_off():

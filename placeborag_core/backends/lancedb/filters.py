@@ -44,7 +44,15 @@ from placeborag_core.filters.predicates import (
 from placeborag_core.limits import MAX_FILTER_DEPTH
 from placeborag_core.messages import shown
 
-__all__ = ["DIALECT", "ENGINE_LAYOUT", "SqlFilter", "read_lancedb_where", "where_to_sql"]
+__all__ = [
+    "DIALECT",
+    "ENGINE_LAYOUT",
+    "SqlFilter",
+    "read_lancedb_delete_where",
+    "read_lancedb_plain_where",
+    "read_lancedb_where",
+    "where_to_sql",
+]
 
 ENGINE_LAYOUT = PayloadLayout(table_columns=("id", "vector", "{metadata}"))
 """A table written directly: ``id``, ``vector``, then one column per metadata key."""
@@ -55,7 +63,9 @@ VECTOR = ArrowType("vector")
 class SqlFilter(RecordPredicate):
     """A parsed LanceDB filter, planned per table schema and evaluated row by row."""
 
-    def __init__(self, sql: str, layout: PayloadLayout = ENGINE_LAYOUT) -> None:
+    def __init__(
+        self, sql: str, layout: PayloadLayout = ENGINE_LAYOUT, *, statement: str = "vector"
+    ) -> None:
         if not isinstance(sql, str):
             raise FilterError(f"a LanceDB filter is a SQL string, got {shown(sql)}")
         try:
@@ -74,6 +84,7 @@ class SqlFilter(RecordPredicate):
                 f"(sql parser error: {error})"
             ) from None
         self.layout = layout
+        self.statement = statement
         self._plans: dict[Any, Plan] = {}
 
     def __repr__(self) -> str:
@@ -86,7 +97,8 @@ class SqlFilter(RecordPredicate):
             schema = _inferred_schema(view)
         found = self._plans.get(schema)
         if found is None:
-            found = self._plans[schema] = plan(self.node, table_for(self.layout, schema), self.text)
+            table = table_for(self.layout, schema, statement=self.statement)
+            found = self._plans[schema] = plan(self.node, table, self.text)
         return found
 
     def row_matches(self, view: ColumnView, row: int) -> bool:
@@ -116,8 +128,9 @@ def _inferred_schema(view: ColumnView) -> MetadataSchema:
     return MetadataSchema(tuple((k, infer_column([m.get(k) for m in metas])) for k in keys))
 
 
-def table_for(layout: PayloadLayout, schema: MetadataSchema) -> Table:
-    """The table a layout describes, with the metadata typed by ``schema``."""
+def table_for(layout: PayloadLayout, schema: MetadataSchema, *, statement: str = "vector") -> Table:
+    """The table a layout describes, with the metadata typed by ``schema`` (``statement``: what
+    the filter belongs to, see ``Table``)."""
     names = layout.table_columns or (layout.id_key, "vector", "{metadata}")
     columns: list[TableColumn] = []
     for name in names:
@@ -136,13 +149,25 @@ def table_for(layout: PayloadLayout, schema: MetadataSchema) -> Table:
             columns.append(TableColumn(name, VECTOR, "vector"))
         else:
             columns.append(TableColumn(name, UTF8, "key", name))
-    return Table(tuple(columns))
+    return Table(tuple(columns), statement=statement)
 
 
 def read_lancedb_where(flt: Any, payload: PayloadLayout) -> NativeWhere:
     """A LanceDB filter string (what ``table.search(...).where(...)`` takes) in core terms.
     Syntax errors raise here; type errors when the filter first meets the table."""
     return NativeWhere(where=SqlFilter(flt, payload))
+
+
+def read_lancedb_plain_where(flt: Any, payload: PayloadLayout) -> NativeWhere:
+    """A filter of a search without a vector (``table.search().where(...)``), whose errors list
+    no ``_distance`` column."""
+    return NativeWhere(where=SqlFilter(flt, payload, statement="plain"))
+
+
+def read_lancedb_delete_where(flt: Any, payload: PayloadLayout) -> NativeWhere:
+    """The predicate of ``table.delete(...)``, whose unknown columns fail with DataFusion's own
+    message (a case hint or a near name) rather than the list of a search's fields."""
+    return NativeWhere(where=SqlFilter(flt, payload, statement="delete"))
 
 
 # --------------------------------------------------------------------------- dict filters

@@ -229,8 +229,10 @@ def merge(db: Any) -> None:
             ("RuntimeError", f"{prefix}Invalid: Vector column 'vector' has NaNs. {BAD_VECTORS}"),
             (
                 "RuntimeError",
-                (f"{prefix}Invalid: Vector column 'vector' has variable length vectors. "
-                f"{BAD_VECTORS}"),
+                (
+                    f"{prefix}Invalid: Vector column 'vector' has variable length vectors. "
+                    f"{BAD_VECTORS}"
+                ),
             ),
         ],
     )

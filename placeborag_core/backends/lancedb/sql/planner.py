@@ -118,9 +118,17 @@ class TableColumn:
 
 @dataclass(frozen=True)
 class Table:
-    """The columns a filter is planned against, in the table's order."""
+    """The columns a filter is planned against, in the table's order; ``statement``: what the
+    filter belongs to: a ``"vector"`` search (lance then exposes ``_distance`` too), a
+    ``"plain"`` search without a vector, or a ``"delete"`` (which reports an unknown column with
+    DataFusion's own message)."""
 
     columns: tuple[TableColumn, ...]
+    statement: str = "vector"
+
+    @property
+    def hidden(self) -> tuple[str, ...]:
+        return HIDDEN_COLUMNS if self.statement == "vector" else HIDDEN_COLUMNS[:-1]
 
     def lookup(self, name: str, quote: str | None) -> TableColumn | None:
         """A top-level column: a quoted name matches exactly, an unquoted one ignoring case."""
@@ -152,7 +160,7 @@ class Table:
     def field_not_found(self, name: str) -> str:
         """DataFusion's ``FieldNotFound`` message, as its optimiser raises it: a case hint, a
         near name (normalised Levenshtein >= 0.5) or the fields lance's search exposes."""
-        names = [*(c.name for c in self.columns), *HIDDEN_COLUMNS]
+        names = [*(c.name for c in self.columns), *self.hidden]
         text = f"No field named {_quoted(name)}"
         if name.lower() in (n.lower() for n in names):
             text += (
@@ -436,6 +444,8 @@ class _Planner:
         """Stage 3's error for an unresolvable column reference."""
         (name, quote), *rest = node.parts
         top = self.table.lookup(name, quote)
+        if top is None and self.table.statement == "delete":
+            return _invalid(f"Schema error: {self.table.field_not_found(name)}")
         if top is None:
             return _invalid(
                 f"Schema error: No field named {_quoted(name)}. Valid fields are "
@@ -493,7 +503,7 @@ class _Planner:
         for arg in node.args:
             target = _strip(arg)
             if isinstance(target, Column) and self.table.lookup(*target.parts[0]) is None:
-                fields = [*(_quoted(c.name) for c in self.table.columns), *HIDDEN_COLUMNS]
+                fields = [*(_quoted(c.name) for c in self.table.columns), *self.table.hidden]
                 raise _invalid(
                     "Error parsing function: Schema error: No field named "
                     f"{_quoted(target.parts[0][0])}. Valid fields are {', '.join(fields)}."
