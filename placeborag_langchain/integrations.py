@@ -15,13 +15,18 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 
-from placeborag_core.backends import PayloadLayout
+from placeborag_core.backends import ColumnRule, PayloadLayout
+from placeborag_core.backends.lancedb.columns import LanceColumns
+from placeborag_core.backends.lancedb.filters import (
+    read_lancedb_delete_where,
+    read_lancedb_where,
+)
 from placeborag_langchain.faiss_filters import FAISS_DICT
-from placeborag_langchain.filters import CORE_WHERE, EngineFilter, FilterFormat
+from placeborag_langchain.filters import CORE_WHERE, EngineFilter, FilterFormat, SqlFilterFormat
 from placeborag_langchain.relevance import (
     RelevanceFn,
     cosine_distance_relevance,
@@ -132,6 +137,21 @@ class IntegrationFacts:
         embedding_probes: when the integration calls `embed_documents(["dummy_text"])` to learn
             the dimension (langchain-qdrant: in the constructor and before a text MMR search),
             which a counting embedder can see.
+        profile_columns: the typed-column rule of the integration's table, replacing the
+            profile's (LanceDB: the metadata as one struct column); None: the profile's.
+        overwrite_by_default: every add replaces the whole table (and its schema) unless the
+            constructor's `mode="append"` says otherwise (langchain-community LanceDB's
+            default `mode="overwrite"`).
+        id_metadata_key: `add_texts` without metadatas stores `{key: id}` as each text's
+            metadata (langchain-community LanceDB: "id"); None stores `{}`.
+        empty_result_warning: the UserWarning a search with no result emits (None: none).
+        get_by_ids_error: the exception and message `get_by_ids` raises (None: it works).
+        filter_mode_kwarg: the search keyword that picks pre- (truthy) or post-filtering for
+            one call (LanceDB's `prefilter`); None: no such keyword.
+        delete_filter_kwarg, delete_all_kwarg: `delete` keywords taking a filter in the
+            integration's format (it wins over ids) and a flag deleting every row (LanceDB's
+            `filter=` and `delete_all=`); with them, `delete()` with neither and no ids raises
+            `delete_none_error`.
     """
 
     profile: str
@@ -178,6 +198,14 @@ class IntegrationFacts:
     embedding_probes: frozenset[Literal["init", "mmr"]] = frozenset()
     search_offset: bool = False
     ignored_search_kwargs: tuple[str, ...] = ()
+    profile_columns: ColumnRule | None = None
+    overwrite_by_default: bool = False
+    id_metadata_key: str | None = None
+    empty_result_warning: str | None = None
+    get_by_ids_error: tuple[type[Exception], str] | None = None
+    filter_mode_kwarg: str | None = None
+    delete_filter_kwarg: str | None = None
+    delete_all_kwarg: str | None = None
     collection_deleted_error: str = (
         "the collection was deleted (delete_collection()); call reset_collection() to create "
         "an empty one"
@@ -325,10 +353,67 @@ _FAISS = IntegrationFacts(
     orphan_error="Could not find document for id {id}, got ID {id} not found.",
 )
 
-INTEGRATIONS: Mapping[str, IntegrationFacts] = MappingProxyType(
-    {facts.profile: facts for facts in (_DEFAULT, _CHROMA, _QDRANT, _FAISS)}
+
+def _lance_dict_filter(flt: dict[Any, Any]) -> str:
+    # langchain_community.vectorstores.lancedb.to_lance_filter: keys unprefixed, values quoted
+    return " AND ".join([f"{k} = '{v}'" for k, v in flt.items()])
+
+
+# docs/integrations/new_integrations.md (probe lc_lancedb.py): lc-lancedb-community-*. The
+# delete and search signatures, the relevance functions and the empty-result warning are read
+# from langchain_community/vectorstores/lancedb.py and measured by the fidelity test.
+_LANCEDB = IntegrationFacts(
+    profile="lancedb",
+    integration="langchain_community.vectorstores.LanceDB",
+    class_name="LanceDB",
+    relevance=MappingProxyType(
+        {
+            "l2": euclidean_relevance,
+            "cosine": cosine_distance_relevance,
+            "ip": max_inner_product_relevance,
+        }
+    ),
+    relevance_error=(
+        "No supported normalization function for distance metric of type: {metric}."
+        "Consider providing relevance_score_fn to Chroma constructor."
+    ),
+    # `distance=` only picks the relevance function: every search runs on l2
+    # (lc-lancedb-community-score-ignores-distance-*).
+    distance_settings=MappingProxyType({"l2": "l2", "cosine": "l2", "ip": "l2"}),
+    unknown_setting_metric="l2",
+    filter_format=SqlFilterFormat(
+        layout=PayloadLayout(
+            metadata_prefix="metadata.",
+            text_key="text",
+            table_columns=("vector", "id", "text", "{metadata}"),
+        ),
+        reader=read_lancedb_where,
+        delete_reader=read_lancedb_delete_where,
+        from_dict=_lance_dict_filter,
+    ),
+    default_filter_mode="post",
+    document_id=False,
+    existing_id="append",
+    delete_returns=None,
+    delete_none_error="Provide either filter, ids, drop_columns or delete_all",
+    delete_empty_error="Provide either filter, ids, drop_columns or delete_all",
+    id_lookup_error=None,
+    mmr_order="rank",
+    strict_kwargs=False,
+    profile_columns=LanceColumns(layout="struct"),
+    overwrite_by_default=True,
+    id_metadata_key="id",
+    empty_result_warning="No results found for the query.",
+    get_by_ids_error=(NotImplementedError, "LanceDB does not yet support get_by_ids."),
+    filter_mode_kwarg="prefilter",
+    delete_filter_kwarg="filter",
+    delete_all_kwarg="delete_all",
 )
-"""The rows by profile name: ``default``, ``chroma``, ``qdrant``, ``faiss``."""
+
+INTEGRATIONS: Mapping[str, IntegrationFacts] = MappingProxyType(
+    {facts.profile: facts for facts in (_DEFAULT, _CHROMA, _QDRANT, _FAISS, _LANCEDB)}
+)
+"""The rows by profile name: ``default``, ``chroma``, ``qdrant``, ``faiss``, ``lancedb``."""
 
 
 def integration_for(profile: str) -> IntegrationFacts:

@@ -19,6 +19,7 @@ from langchain_core.documents import Document
 from langchain_core.embeddings import Embeddings
 
 from placeborag_core import FakeVectorStore, Profile
+from placeborag_core.backends import PROFILES
 from placeborag_core.unicode_text import require_unicode
 from placeborag_langchain.collection import CollectionGuard, ordinals_of
 from placeborag_langchain.deletes import Deletes
@@ -184,7 +185,17 @@ class PlaceboVectorStore(IntegrationMethods):
         options = read_options(facts.profile, integration_options, "PlaceboVectorStore()")
         embedding, metric = _merged(facts, embedding, metric, options)
         embedding = _checked(embedding, namespace, collection_name, relevance_score_fn)
+        if options.distance_setting is not None:
+            if distance_strategy is not None:
+                raise TypeError(
+                    f"give the distance once: as distance_strategy= or as distance= "
+                    f"({facts.class_name}'s name for it), not both"
+                )
+            distance_strategy = options.distance_setting
         metric, _ = requested_distance(facts, metric, distance_strategy)
+        if facts.profile_columns is not None and isinstance(profile, str):
+            # the integration's own table layout (LanceDB: the metadata as one struct column)
+            profile = dataclasses.replace(PROFILES[profile], columns=facts.profile_columns)
         core = FakeVectorStore(
             embedder=core_embedder_of(embedding),
             profile=profile,
@@ -204,6 +215,7 @@ class PlaceboVectorStore(IntegrationMethods):
             normalize_L2=normalize_L2,
             content_payload_key=options.content_payload_key,
             metadata_payload_key=options.metadata_payload_key,
+            overwrite=options.overwrite,
         )
 
     @classmethod
@@ -243,6 +255,7 @@ class PlaceboVectorStore(IntegrationMethods):
         normalize_L2: bool = False,  # noqa: N803 - FAISS's own spelling
         content_payload_key: str = "page_content",
         metadata_payload_key: str = "metadata",
+        overwrite: bool | None = None,
         probe: bool = True,
     ) -> None:
         """Set the store up over `core` (`probe`: make the integration's construction-time
@@ -287,6 +300,7 @@ class PlaceboVectorStore(IntegrationMethods):
         self._writes = Writes(
             core, ids, self._distance, namespace, embedding, native, guard, ordinals
         )
+        self._writes.overwrite = facts.overwrite_by_default if overwrite is None else overwrite
         self._search = Search(
             core, facts, self._distance, filters, namespace, embedding, native, guard
         )
@@ -369,7 +383,10 @@ class PlaceboVectorStore(IntegrationMethods):
     ) -> list[str]:
         """Embed and add texts; `ids` entries that are None get a generated id. `ids` may be
         passed positionally, as the real classes take it."""
-        return self.add_documents(texts_to_documents(texts, metadatas), ids=ids, **kwargs)
+        documents = texts_to_documents(texts, metadatas)
+        if metadatas is None and self._facts.id_metadata_key is not None:
+            return self._writes.add(documents, {"ids": ids, **kwargs}, id_metadata=True)
+        return self.add_documents(documents, ids=ids, **kwargs)
 
     async def aadd_texts(
         self,

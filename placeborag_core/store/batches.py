@@ -41,7 +41,9 @@ class BatchBuilder:
         self._embedder = embedder
         self._hash_ids = hash_ids
 
-    def build(self, records: Iterable[Any], *, append: bool = False) -> Batch | None:
+    def build(
+        self, records: Iterable[Any], *, append: bool = False, replace: bool = False
+    ) -> Batch | None:
         """The validated batch for ``records`` (None for no records). Under a profile where a
         repeated id is not an error, the last record of each id wins, at its first position;
         an ``append`` batch (and a ``keep_new`` profile's upsert) keeps every record."""
@@ -59,7 +61,7 @@ class BatchBuilder:
             else np.zeros(len(ids), dtype=np.uint64)
         )
         texts, metas = [item[1] for item in raw], [item[2] for item in raw]
-        return Batch(ids, texts, metas, block, hashes, append=append)
+        return Batch(ids, texts, metas, block, hashes, append=append, replace=replace)
 
     def _canonical_ids(self, raw: list[RawRecord]) -> list[RawRecord]:
         """Records with their ids as the engine spells them (Qdrant: ``"01"`` is point 1, stored

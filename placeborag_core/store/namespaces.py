@@ -19,6 +19,7 @@ class Namespaces:
     def __init__(self, profile: Profile, *, orphaned_ids: bool) -> None:
         self._profile = profile
         self._orphaned_ids = orphaned_ids
+        self.orphaned_ids = orphaned_ids
         self._parts: dict[str, Partition] = {}
         self.schemas: dict[str, object] = {}
         """Each namespace's table schema, under a profile with typed columns (kept after its
@@ -52,6 +53,11 @@ class Namespaces:
             merge=self._profile.upsert_metadata == "merge",
             move_to_end=self._profile.upsert_position == "end",
         )
+
+    def drop(self, namespace: str) -> None:
+        """Forget the namespace: its rows, orphans and table schema."""
+        self._parts.pop(namespace, None)
+        self.schemas.pop(namespace, None)
 
     def delete(self, namespace: str, ids: list[str]) -> int:
         """Delete ids (as orphans if the store keeps them); returns how many existed."""

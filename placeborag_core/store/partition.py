@@ -50,6 +50,8 @@ class Batch:
     new row starts from (a typed table's NULL columns), None for none. ``append``: every record
     becomes a new row, even when its id is stored (an engine without a primary key). ``schema``:
     the namespace's table schema the batch was checked against (typed profiles only).
+    ``replace``: the batch replaces the namespace's rows and table schema (LanceDB's
+    ``table.add(mode="overwrite")``).
     """
 
     ids: list[str]
@@ -60,6 +62,7 @@ class Batch:
     defaults: Mapping[str, Any] | None = None
     append: bool = False
     schema: Any = None
+    replace: bool = False
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -377,6 +380,36 @@ class Partition:
                 self._drop_id(record_id)
         self._maybe_compact()
         return removed
+
+    def remove_rows(self, rows: Iterable[int], keep_orphans: bool) -> int:
+        """Delete these rows (an engine without a primary key deletes the rows a filter
+        matches, not every row of their ids); returns how many rows went. An id left with no
+        row goes as :meth:`remove` deletes it."""
+        doomed: dict[str, set[int]] = {}
+        for row in rows:
+            doomed.setdefault(self.row_id[row], set()).add(row)
+        count = 0
+        for record_id, gone in doomed.items():
+            current = self.rows_of_id(record_id)
+            left = [row for row in current if row not in gone]
+            count += len(current) - len(left)
+            if not left:
+                self.remove([record_id], keep_orphans)
+                continue
+            for row in current:
+                if row in gone:
+                    self._unindex(row, self.metas[row] or {})
+                    self.texts[row] = None
+                    self.metas[row] = None
+                    self._kill(row)
+            self.rows[record_id] = left[0]
+            self._extra -= len(current) - len(left)
+            if len(left) == 1:
+                self.copies.pop(record_id, None)
+            else:
+                self.copies[record_id] = left
+        self._maybe_compact()
+        return count
 
     def drop_orphans(self) -> None:
         """Remove every orphan from the index, then compact and give spare capacity back: the

@@ -38,16 +38,19 @@ class WriteBatch:
         if batch is not None:
             self.writes.append((namespace, batch))
 
-    def append_many(self, records: Iterable[Any], *, namespace: str = "") -> None:
+    def append_many(
+        self, records: Iterable[Any], *, namespace: str = "", replace: bool = False
+    ) -> None:
         """Add an append of ``records``: each becomes a new row, ids may repeat (profiles whose
-        engine has no primary key: ``Profile.append_writes``)."""
+        engine has no primary key: ``Profile.append_writes``); ``replace``: the records replace
+        the namespace's rows and its table schema instead."""
         if not self._profile.append_writes:
             raise ValueError(
                 f"the {self._profile.name} profile's engine keys records by id: it has no "
                 "append write; use upsert_many"
             )
         check_namespace(namespace)
-        batch = self._builder.build(records, append=True)
+        batch = self._builder.build(records, append=True, replace=replace)
         if batch is not None:
             self.writes.append((namespace, batch))
 
@@ -107,7 +110,7 @@ class Writer:
             if isinstance(items, Batch):
                 if rule is not None:
                     schema = schemas.get(namespace, self.spaces.schemas.get(namespace))
-                    if schema is None:
+                    if schema is None or items.replace:
                         schema = rule.create(items.metas)
                     metas, defaults = rule.conform(schema, items.metas, items.append)
                     schemas[namespace] = schema
@@ -149,7 +152,21 @@ class Writer:
 
     def _write(self, namespace: str, batch: Batch) -> None:
         assert self.dimension is not None  # fixed by apply() before any upsert
+        if batch.replace:
+            self.spaces.drop(namespace)
         self.spaces.upsert(namespace, batch, self.dimension, batch.schema)
+
+    @property
+    def immediate(self) -> bool:
+        """Whether writes are applied at once (not held for ``refresh``)."""
+        return not self._manual
+
+    def remove_rows(self, namespace: str, rows: list[int]) -> int:
+        """Delete rows of a namespace now (immediate visibility only); how many went."""
+        part = self.spaces.get(namespace)
+        if part is None or not rows:
+            return 0
+        return part.remove_rows(rows, keep_orphans=self.spaces.orphaned_ids)
 
     def _delete(self, namespace: str, ids: list[str]) -> int:
         if not self._manual:

@@ -136,6 +136,28 @@ def test_the_first_row_names_the_columns_and_later_writes_are_cast() -> None:
     assert s.ids() == ["a", "b", "c"]
 
 
+def test_an_overwrite_replaces_the_rows_and_the_schema() -> None:
+    # table.add(mode="overwrite") (langchain-community LanceDB's default mode)
+    s = FakeVectorStore(profile="lancedb")
+    s.append_many([("a", None, {"i": 1}, V), ("b", None, {"i": 2}, V)])
+    s.append_many([("c", None, {"x": "s"}, V)], replace=True)
+    assert s.ids() == ["c"]
+    assert s.get("c").metadata == {"x": "s"}  # type: ignore[union-attr]
+    with pytest.raises(ValueError, match="field 'i' does not exist in table schema"):
+        s.append_many([("d", None, {"i": 1}, V)])
+
+
+def test_a_delete_by_filter_removes_the_matching_rows_only() -> None:
+    # LanceDB has no primary key: table.delete(where) drops the rows the filter matches
+    s = FakeVectorStore(profile="lancedb")
+    s.append_many([("a", None, {"n": 1}, V), ("b", None, {"n": 2}, V), ("a", None, {"n": 3}, V)])
+    assert s.delete(where=sql("n >= 3")) == 1
+    assert [(m.id, m.metadata["n"]) for m in s.query(V, 5)] == [("a", 1), ("b", 2)]
+    assert s.ids() == ["a", "b"]
+    assert s.delete(where=sql("n <= 2")) == 2
+    assert s.ids() == []
+
+
 def test_pyarrow_inference_errors() -> None:
     with pytest.raises(ArrowTypeError, match="Expected integer, got bool"):
         infer_column([1, True, 1.5])

@@ -27,6 +27,7 @@ QDRANT_K_COERCION = "qdrant-k-coercion"
 LANCEDB_K_TYPES = "lancedb-k-types"
 LANCEDB_MESSAGES = "lancedb-vector-error-messages"
 LANCEDB_BAD_VECTORS = "lancedb-bad-vectors"
+LANCEDB_PROJECTION = "lancedb-struct-projection"
 
 KNOWN: dict[str, Divergence] = {
     d.key: d
@@ -126,6 +127,24 @@ KNOWN: dict[str, Divergence] = {
             evidence=(
                 "docs/engines/lancedb.md#lancedb-inf-vector-stored, #lancedb-merge-errors, "
                 "#lancedb-add-empty-raises (probes/lancedb_schema.py)."
+            ),
+        ),
+        Divergence(
+            key=LANCEDB_PROJECTION,
+            engines=("lancedb",),
+            reason=(
+                "After a table.add whose rows all lack a field of the metadata struct (the "
+                "LangChain and LlamaIndex LanceDB stores write metadata as one struct column), "
+                "lance 14 fails a search whose filter reads that field, and any plain search "
+                "with a filter, with 'projection supplied fewer column indices than its fields "
+                "require': a bug in lance's reader of fragments missing a struct child. The "
+                "store answers the search (the field is NULL in those rows); reproducing a "
+                "reader bug would make the double fail where the engine is meant to work."
+            ),
+            evidence=(
+                "docs/engines/lancedb.md#lancedb-bug-struct-projection "
+                "(probes/next/lc_lancedb.py lancedb-bug-plain-search-where-after-struct-nulls); "
+                "tests/fidelity/test_langchain_lancedb.py."
             ),
         ),
         Divergence(

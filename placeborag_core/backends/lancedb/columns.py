@@ -67,13 +67,10 @@ def _batch_schema(
 ) -> MetadataSchema:
     """What pyarrow infers for the metadata of one write."""
     rows = [m or {} for m in metas]
-    if layout == "columns":
-        keys = list(rows[0]) if rows else []
-    else:
-        seen: dict[str, None] = {}
-        for row in rows:
-            seen.update(dict.fromkeys(row))
-        keys = list(seen)
+    if layout == "struct":  # one struct column: its field inferrers see every row's value
+        kind = infer_column(rows)
+        return MetadataSchema(kind.fields if kind.kind == "struct" else ())
+    keys = list(rows[0]) if rows else []
     return MetadataSchema(
         tuple((key, infer_column([row.get(key) for row in rows])) for key in keys)
     )

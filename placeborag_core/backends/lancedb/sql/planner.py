@@ -465,7 +465,8 @@ class _Planner:
             return self.optimizing(
                 f"Invalid user input: Schema error: {self.table.field_not_found(name)}, {location}"
             )
-        return self.column_error(node)
+        inner = str(self.column_error(node)).removeprefix("Invalid input, ")
+        return self.optimizing(f"Invalid user input: {inner}, {location}")
 
     # ---- stage 1: conversion
     def convert(self, node: Node) -> None:
@@ -530,6 +531,8 @@ class _Planner:
                 self.resolve_literal(right, node.left)
             return
         column = _strip(node.operand) if isinstance(node, InList | Between) else None
+        if isinstance(column, Column) and len(column.parts) > 1:
+            column = None  # lance resolves IN and BETWEEN literals against plain columns only
         if isinstance(node, InList) and isinstance(column, Column):
             for item in node.items:
                 self.resolve_literal(column, item)
