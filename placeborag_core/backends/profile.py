@@ -49,13 +49,16 @@ def _check_exception_type(owner: str, name: str, value: object) -> None:
 class MetricVariant:
     """One selectable metric of an engine: how a score is computed, which way is better, and how
     equal scores are ordered. ``normalise_on_upsert``: stored vectors are scaled to unit length
-    on write (Qdrant's cosine collections)."""
+    on write (Qdrant's cosine collections). ``zero_vectors_unranked``: a zero vector has no
+    score, so a zero stored vector is never a result and a zero query finds nothing (LanceDB's
+    cosine)."""
 
     name: str
     formula: Formula
     higher_is_better: bool
     ties: TieRule
     normalise_on_upsert: bool = False
+    zero_vectors_unranked: bool = False
     description: str = ""
     evidence: str = ""
 
@@ -65,6 +68,7 @@ class MetricVariant:
         _check_type("MetricVariant", "higher_is_better", self.higher_is_better, bool)
         _check_type("MetricVariant", "ties", self.ties, TieRule)
         _check_type("MetricVariant", "normalise_on_upsert", self.normalise_on_upsert, bool)
+        _check_type("MetricVariant", "zero_vectors_unranked", self.zero_vectors_unranked, bool)
 
 
 @dataclass(frozen=True)

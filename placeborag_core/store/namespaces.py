@@ -43,8 +43,7 @@ class Namespaces:
         where an updated record goes); ``schema``: the namespace's table schema, if typed."""
         part = self._parts.get(namespace)
         if part is None:
-            grouped = self._profile.variant.formula.row_groups
-            part = self._parts[namespace] = Partition(dimension, grouped=grouped)
+            part = self._parts[namespace] = Partition(dimension)
         if schema is not None:
             self.schemas[namespace] = schema
             part.schema = schema

@@ -153,14 +153,16 @@ class ReadMethods:
         if part is None or plan.vector is None:
             return np.empty(0, dtype=np.intp), []
         mode = self._filter_mode if mode is None else mode
-        rows, scores = self._ranker.rank(
+        rows, scores, sims = self._ranker.rank(
             part, plan.vector, plan.predicate, plan.ids, fetch, filter_mode=mode
         )
         if mode == "post":
             passing = plan.predicate.rows_matching(part, rows.tolist())
             kept = [i for i, ok in enumerate(passing) if ok]
-            rows, scores = rows[kept], scores[kept]
-        return rows[:k], self._ranker.matches(part, plan.vector, rows[:k], scores[:k])
+            rows, scores, sims = rows[kept], scores[kept], None if sims is None else sims[kept]
+        return rows[:k], self._ranker.matches(
+            part, plan.vector, rows[:k], scores[:k], None if sims is None else sims[:k]
+        )
 
     def max_marginal_relevance(
         self,

@@ -13,16 +13,10 @@ filters are translated to SQL), pre-filtered by default (``filter_mode="post"`` 
 
 from __future__ import annotations
 
-import numpy as np
-import numpy.typing as npt
-
 from placeborag_core.backends.formulas import (
     ONE_MINUS_COSINE_F32,
     ONE_MINUS_DOT_F32,
     SQUARED_L2_F32,
-    Formula,
-    Matrix,
-    Vector,
 )
 from placeborag_core.backends.lancedb.columns import LanceColumns
 from placeborag_core.backends.lancedb.filters import DIALECT, read_lancedb_where
@@ -30,7 +24,7 @@ from placeborag_core.backends.profile import IdRule, KRule, MetricVariant, Profi
 from placeborag_core.backends.ties import INSERTION
 from placeborag_core.errors import DimensionError
 
-__all__ = ["ONE_MINUS_COSINE_OR_NAN", "PROFILE", "LanceDimensionError"]
+__all__ = ["PROFILE", "LanceDimensionError"]
 
 DOC = "docs/engines/lancedb.md"
 
@@ -38,25 +32,6 @@ DOC = "docs/engines/lancedb.md"
 class LanceDimensionError(DimensionError, RuntimeError):
     """A vector of the wrong width under the lancedb profile. LanceDB raises ``ValueError`` for a
     query or an ``add`` and ``RuntimeError`` for a ``merge_insert`` of one; this error is both."""
-
-
-def _one_minus_cosine_or_nan(
-    matrix: Matrix, norms: npt.NDArray[np.float32], query: npt.NDArray[np.float64]
-) -> Vector:
-    # 1 - cos in float32, as Chroma's recipe; a zero vector (stored or query) has no cosine:
-    # NaN, which the store never returns (LanceDB leaves such rows out of a cosine search).
-    result = ONE_MINUS_COSINE_F32.score(matrix, norms, query)
-    if not np.any(query):
-        result[:] = np.nan
-    elif not norms.all():
-        result[norms == 0] = np.nan
-    return result
-
-
-ONE_MINUS_COSINE_OR_NAN = Formula(
-    "one_minus_cosine_f32_nan", _one_minus_cosine_or_nan, row_groups=True
-)
-"""1 - cosine in float32; NaN (no result) for a zero vector (``lancedb-zero-vector-*``)."""
 
 
 PROFILE = Profile(
@@ -73,9 +48,10 @@ PROFILE = Profile(
         ),
         MetricVariant(
             "cosine",
-            ONE_MINUS_COSINE_OR_NAN,
+            ONE_MINUS_COSINE_F32,
             False,
             INSERTION,
+            zero_vectors_unranked=True,
             description="1 - cosine (float32), lower is better; zero vectors never returned",
             evidence=(
                 f"{DOC}#lancedb-score-cosine-one-minus-cos, "
