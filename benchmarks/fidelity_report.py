@@ -22,7 +22,8 @@ for Euclidean distances and ``1e-5 r**2 + 1e-6`` for squared distances and dot p
 
 Engines ``lc-*`` are LangChain integrations (``placeborag_langchain.PlaceboVectorStore`` against
 ``langchain_chroma`` / ``langchain_qdrant`` / langchain-community FAISS), ``li-*`` LlamaIndex
-ones (``placeborag_llamaindex.PlaceboVectorStore`` against llama-index's Chroma/Qdrant stores).
+ones (``placeborag_llamaindex.PlaceboVectorStore`` against llama-index's Chroma/Qdrant stores,
+and its LanceDB and FAISS stores); ``lc-lancedb`` is langchain-community's ``LanceDB``.
 """
 
 from __future__ import annotations
@@ -115,6 +116,40 @@ def collect_integrations(cases: int, seed: int) -> list[Outcome]:
     return outcomes
 
 
+def collect_lancedb_integrations(cases: int, seed: int) -> list[Outcome]:
+    """LangChain's LanceDB and LlamaIndex's LanceDB and FAISS stores against ours
+    (``tests/fidelity/test_langchain_lancedb.py``, ``test_llamaindex_lancedb_faiss.py``)."""
+    from tests.fidelity import _lancedb
+
+    outcomes: list[Outcome] = []
+    try:
+        if importlib.util.find_spec("langchain_community") and importlib.util.find_spec(
+            "placeborag_langchain"
+        ):
+            from tests.fidelity.test_langchain_lancedb import lancedb_case
+
+            for i in range(cases * 3):
+                for label, verdict in lancedb_case(RandomDraw(seed * 1_000_003 + 30_000 + i)):
+                    behaviour = label.split(" ")[1] if " " in label else label
+                    outcomes.append(Outcome("lc-lancedb", "l2", behaviour, verdict, label))
+        if importlib.util.find_spec("llama_index.vector_stores.lancedb") and (
+            importlib.util.find_spec("llama_index.vector_stores.faiss")
+        ):
+            from tests.fidelity.test_llamaindex_lancedb_faiss import METRICS, llamaindex_case
+
+            for backend, names in METRICS.items():
+                for m_index, metric in enumerate(names):
+                    for i in range(cases * 3):
+                        draw = RandomDraw(seed * 1_000_003 + m_index * 10_007 + 35_000 + i)
+                        for label, verdict in llamaindex_case(draw, backend, metric):
+                            behaviour = label.split(" '")[0].split(" k=")[0]
+                            engine = f"li-{backend}"
+                            outcomes.append(Outcome(engine, metric, behaviour, verdict, label))
+    finally:
+        _lancedb.close()
+    return outcomes
+
+
 def table(outcomes: list[Outcome], markdown: bool = False) -> tuple[list[str], list[Outcome]]:
     """The table lines (plain or markdown), and the outcomes that disagree."""
     rows: dict[tuple[str, str], list[Outcome]] = defaultdict(list)
@@ -152,6 +187,9 @@ DISTRIBUTIONS_SHOWN = (
     "llama-index-core",
     "llama-index-vector-stores-chroma",
     "llama-index-vector-stores-qdrant",
+    "lancedb",
+    "llama-index-vector-stores-lancedb",
+    "llama-index-vector-stores-faiss",
 )
 
 
@@ -253,6 +291,8 @@ def main(argv: list[str] | None = None) -> int:
 
     if args.integration_cases:
         outcomes += collect_integrations(args.integration_cases, args.seed)
+        if importlib.util.find_spec("lancedb") is not None:
+            outcomes += collect_lancedb_integrations(args.integration_cases, args.seed)
 
     lines, disagreements = table(outcomes, markdown=args.markdown)
     print("\n".join(lines))
