@@ -143,7 +143,7 @@ KNOWN: dict[str, Divergence] = {
             ),
             evidence=(
                 "docs/engines/lancedb.md#lancedb-bug-struct-projection "
-                "(probes/next/lc_lancedb.py lancedb-bug-plain-search-where-after-struct-nulls); "
+                "(probes/lc_lancedb.py lancedb-bug-plain-search-where-after-struct-nulls); "
                 "tests/fidelity/test_langchain_lancedb.py."
             ),
         ),
