@@ -39,8 +39,9 @@ class Namespaces:
         return part is not None and record_id in part.rows
 
     def upsert(self, namespace: str, batch: Batch, dimension: int, schema: object = None) -> None:
-        """Write a validated batch (the profile decides whether an upsert merges metadata and
-        where an updated record goes); ``schema``: the namespace's table schema, if typed."""
+        """Write a validated batch (the profile decides whether an upsert merges metadata, where
+        an updated record goes and whether a ``None`` value removes its key); ``schema``: the
+        namespace's table schema, if typed."""
         part = self._parts.get(namespace)
         if part is None:
             part = self._parts[namespace] = Partition(dimension)
@@ -51,6 +52,7 @@ class Namespaces:
             batch,
             merge=self._profile.upsert_metadata == "merge",
             move_to_end=self._profile.upsert_position == "end",
+            none_removes_key=self._profile.none_removes_key,
         )
 
     def drop(self, namespace: str) -> None:

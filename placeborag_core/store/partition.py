@@ -198,13 +198,17 @@ class Partition:
 
     # ------------------------------------------------------------------ writes
 
-    def put(self, batch: Batch, merge: bool, move_to_end: bool = False) -> None:
+    def put(
+        self, batch: Batch, merge: bool, move_to_end: bool = False, none_removes_key: bool = False
+    ) -> None:
         """Write a batch: new ids appended in one block, in batch order; an existing id (every
         row of it, when duplicated) updated in place, or with ``move_to_end`` deleted and
         re-appended before the new ones (LanceDB's merge_insert). An ``append`` batch makes
-        every record a new row."""
+        every record a new row. ``merge``: metadata is merged into the record's (else replaces
+        it); ``none_removes_key``: a ``None`` value removes its key (merged or not) instead of
+        being stored."""
         if batch.append:
-            self._append(batch, list(range(len(batch))))
+            self._append(batch, list(range(len(batch))), none_removes_key)
             return
         new: list[int] = []
         moved: list[tuple[int, dict[str, Any], str | None]] = []  # (batch index, meta, text)
@@ -217,7 +221,7 @@ class Partition:
                 new.append(i)
                 continue
             for row in targets:
-                meta, text = self._updated(row, batch, i, merge)
+                meta, text = self._updated(row, batch, i, merge, none_removes_key)
                 if move_to_end:
                     moved.append((i, meta, text))
                     continue
@@ -238,11 +242,13 @@ class Partition:
                 batch.vectors[picks],
                 batch.id_hashes[picks],
             )
-            self._append(rewritten, list(range(len(picks))))
+            self._append(rewritten, list(range(len(picks))), none_removes_key)
         if new:
-            self._append(batch, new)
+            self._append(batch, new, none_removes_key)
 
-    def _updated(self, row: int, batch: Batch, i: int, merge: bool) -> tuple[dict[str, Any], Any]:
+    def _updated(
+        self, row: int, batch: Batch, i: int, merge: bool, none_removes_key: bool
+    ) -> tuple[dict[str, Any], Any]:
         """The metadata and text ``row`` gets from record ``i`` of ``batch`` (unindexed)."""
         old_meta = self.metas[row] or {}
         self._unindex(row, old_meta)
@@ -252,6 +258,8 @@ class Partition:
             text = self.texts[row] if given_text is None else given_text
         else:
             meta, text = {**(batch.defaults or {}), **(given_meta or {})}, given_text
+        if none_removes_key:
+            meta = _without_none(meta)
         return meta, text
 
     def _drop_id(self, record_id: str) -> None:
@@ -265,7 +273,7 @@ class Partition:
         if copies is not None:
             self._extra -= len(copies) - 1
 
-    def _append(self, batch: Batch, picks: list[int]) -> None:
+    def _append(self, batch: Batch, picks: list[int], none_removes_key: bool) -> None:
         start, count = self.n_rows, len(picks)
         everything = count == len(batch)
         block = batch.vectors if everything else batch.vectors[picks]
@@ -282,6 +290,8 @@ class Partition:
         )
         if batch.defaults:
             metas = [{**batch.defaults, **m} for m in metas]
+        if none_removes_key:
+            metas = [_without_none(m) for m in metas]
         self.row_id.extend(ids)
         self.texts.extend(texts)
         self.metas.extend(metas)
@@ -480,3 +490,10 @@ def _grow(array: npt.NDArray[Any], capacity: int, used: int) -> npt.NDArray[Any]
     grown = np.zeros(capacity, dtype=array.dtype)
     grown[:used] = array[:used]
     return grown
+
+
+def _without_none(meta: dict[str, Any]) -> dict[str, Any]:
+    """``meta`` without its ``None`` values (the same dict when it has none)."""
+    if all(value is not None for value in meta.values()):
+        return meta
+    return {key: value for key, value in meta.items() if value is not None}
