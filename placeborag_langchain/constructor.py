@@ -17,6 +17,7 @@ from typing import Any
 from langchain_core.embeddings import Embeddings
 
 from placeborag_core import Profile
+from placeborag_core.backends import PROFILES
 from placeborag_core.unicode_text import require_unicode
 from placeborag_langchain.distance import requested_distance
 from placeborag_langchain.embeddings import PlaceboEmbeddings
@@ -31,6 +32,8 @@ __all__ = [
     "payload_format",
     "profile_name",
     "strategy_for",
+    "table_profile",
+    "with_distance_option",
 ]
 
 WRAP_OPTIONS = (
@@ -132,3 +135,26 @@ def strategy_for(facts: IntegrationFacts, distance_strategy: Any, metric: str) -
             f"distance_strategy={setting} needs metric {wanted!r}; the given store has {metric!r}"
         )
     return setting
+
+
+def with_distance_option(
+    facts: IntegrationFacts, distance_strategy: Any, options: IntegrationOptions
+) -> Any:
+    """The distance setting: ``distance_strategy=`` or the real class's own option for it
+    (LanceDB's ``distance=``), not both."""
+    if options.distance_setting is None:
+        return distance_strategy
+    if distance_strategy is not None:
+        raise TypeError(
+            f"give the distance once: as distance_strategy= or as distance= "
+            f"({facts.class_name}'s name for it), not both"
+        )
+    return options.distance_setting
+
+
+def table_profile(facts: IntegrationFacts, profile: str | Profile) -> str | Profile:
+    """The profile with the integration's own table layout, where it has one (LanceDB: the
+    metadata as one struct column); a given `Profile` is used as it is."""
+    if facts.profile_columns is None or not isinstance(profile, str):
+        return profile
+    return dataclasses.replace(PROFILES[profile], columns=facts.profile_columns)

@@ -12,7 +12,6 @@ real class has beyond LangChain's in the bases gathered by `integration_methods`
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Literal
 
@@ -20,7 +19,6 @@ from langchain_core.documents import Document
 from langchain_core.embeddings import Embeddings
 
 from placeborag_core import FakeVectorStore, Profile
-from placeborag_core.backends import PROFILES
 from placeborag_langchain.collection import CollectionGuard, ordinals_of
 from placeborag_langchain.constructor import (
     WRAP_OPTIONS,
@@ -29,6 +27,8 @@ from placeborag_langchain.constructor import (
     payload_format,
     profile_name,
     strategy_for,
+    table_profile,
+    with_distance_option,
 )
 from placeborag_langchain.deletes import Deletes
 from placeborag_langchain.distance import DistanceOptions, requested_distance, shown_setting
@@ -104,17 +104,9 @@ class PlaceboVectorStore(IntegrationMethods):
         options = read_options(facts.profile, integration_options, "PlaceboVectorStore()")
         embedding, metric = merged_options(facts, embedding, metric, options)
         embedding = checked_embedding(embedding, namespace, collection_name, relevance_score_fn)
-        if options.distance_setting is not None:
-            if distance_strategy is not None:
-                raise TypeError(
-                    f"give the distance once: as distance_strategy= or as distance= "
-                    f"({facts.class_name}'s name for it), not both"
-                )
-            distance_strategy = options.distance_setting
+        distance_strategy = with_distance_option(facts, distance_strategy, options)
         metric, _ = requested_distance(facts, metric, distance_strategy)
-        if facts.profile_columns is not None and isinstance(profile, str):
-            # the integration's own table layout (LanceDB: the metadata as one struct column)
-            profile = dataclasses.replace(PROFILES[profile], columns=facts.profile_columns)
+        profile = table_profile(facts, profile)
         core = FakeVectorStore(
             embedder=core_embedder_of(embedding),
             profile=profile,
