@@ -190,7 +190,7 @@ TEXTS = ["refund policy", "shipping times", "a", "", "!!!", "the refund window i
 def test_embeddings_are_recognised_in_every_form_a_store_keeps() -> None:
     embedder = FakeEmbedder()
     f64 = embedder.embed_many(TEXTS)
-    doubled = (embedder._bucket_sums(TEXTS) * 2).astype(np.int64)
+    doubled = (embedder._sums.of(TEXTS) * 2).astype(np.int64)
     f32 = f64.astype(F32)
     lengths = norm32(f32)
     renormalised = f32 / lengths[:, None]  # the qdrant cosine profile's stored rows
@@ -244,7 +244,7 @@ WORDS = [w + "s" for w in ("lemon", "melon", "peach", "grape", "olive", "mango",
 def test_texts_with_equal_exact_cosines_get_equal_cosines() -> None:
     embedder = FakeEmbedder()
     texts = [f"{a} {b}" for a in WORDS for b in WORDS if a < b] + WORDS
-    doubled = (embedder._bucket_sums(texts) * 2).astype(np.int64)
+    doubled = (embedder._sums.of(texts) * 2).astype(np.int64)
     vectors = embedder.embed_many(texts)
     groups: dict[tuple[int, Fraction], set[float]] = {}
     query = doubled[texts.index("lemons")]
