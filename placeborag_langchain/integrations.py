@@ -152,6 +152,11 @@ class IntegrationFacts:
             integration's format (it wins over ids) and a flag deleting every row (LanceDB's
             `filter=` and `delete_all=`); with them, `delete()` with neither and no ids raises
             `delete_none_error`.
+        named_collections: whether a store's collection can be found again by its name:
+            langchain-qdrant's `from_existing_collection(name)` opens a collection created
+            earlier (here: by a store built earlier in the process, still alive) as another
+            client of the same records. Other integrations' stores are not registered, so
+            `from_existing_collection` does not find them.
     """
 
     profile: str
@@ -206,6 +211,7 @@ class IntegrationFacts:
     filter_mode_kwarg: str | None = None
     delete_filter_kwarg: str | None = None
     delete_all_kwarg: str | None = None
+    named_collections: bool = False
     collection_deleted_error: str = (
         "the collection was deleted (delete_collection()); call reset_collection() to create "
         "an empty one"
@@ -272,7 +278,7 @@ _CHROMA = IntegrationFacts(
 # lc-qdrant-filter-prefix, lc-qdrant-filter-dict, lc-qdrant-ids-generated, lc-qdrant-ids-returned,
 # lc-qdrant-ids-invalid, lc-qdrant-ids-duplicate, lc-qdrant-get-by-ids, lc-qdrant-delete,
 # lc-qdrant-mmr, lc-qdrant-threshold-strict, lc-qdrant-embedding-probe,
-# lc-qdrant-embedding-probe-mmr.
+# lc-qdrant-embedding-probe-mmr, lc-qdrant-existing-collection.
 _QDRANT = IntegrationFacts(
     profile="qdrant",
     integration="langchain_qdrant.QdrantVectorStore",
@@ -302,6 +308,7 @@ _QDRANT = IntegrationFacts(
     embedding_probes=frozenset({"init", "mmr"}),
     search_offset=True,
     ignored_search_kwargs=("search_params", "consistency", "hybrid_fusion"),
+    named_collections=True,
 )
 
 # docs/integrations/langchain.md: lc-faiss-score-l2, lc-faiss-relevance-l2, lc-faiss-mip,

@@ -1,8 +1,9 @@
 """`QdrantVectorStore`'s own methods: `from_existing_collection`, offered under every profile.
 
-A qdrant-profile store registers its collection name when it is built, as a server holds its
-collections: `from_existing_collection(name)` is then another client of the same records, and
-raises langchain-qdrant's own errors when the collection does not fit the request.
+A store whose integration finds collections by name (`IntegrationFacts.named_collections`, set
+for Qdrant) registers its collection name when it is built, as a server holds its collections:
+`from_existing_collection(name)` is then another client of the same records, and raises
+langchain-qdrant's own errors when the collection does not fit the request.
 """
 
 from __future__ import annotations
@@ -35,7 +36,9 @@ class QdrantMethods(StoreParts):
     """Qdrant's collections by name, and a store over an existing one."""
 
     def _register_collection(self) -> None:
-        if self._facts.profile == "qdrant":
+        """Register this store's collection by name when the integration finds collections by
+        name (`IntegrationFacts.named_collections`: Qdrant's)."""
+        if self._facts.named_collections:
             _QDRANT_COLLECTIONS[self.collection_name] = weakref.ref(self)
 
     @classmethod
