@@ -11,7 +11,10 @@ each scalar value or list element), then kept current on every write, so equalit
 set lookups.
 
 An *orphan* is a row whose id was deleted while the store models index drift
-(``orphaned_ids=True``): its vector stays searchable, its text and metadata are gone.
+(``orphaned_ids=True``): its vector stays searchable, its text and metadata are gone. An engine
+without a primary key (LanceDB's ``table.add``) can hold an id in several rows; which rows hold
+each id is ``store/id_rows.py``'s job, the per-key indexes ``store/column_index.py``'s, and the
+metadata copies ``store/stored_metadata.py``'s.
 
 Not thread-safe by itself: the store serialises every call with its lock.
 """
@@ -19,7 +22,6 @@ Not thread-safe by itself: the store serialises every call with its lock.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from copy import deepcopy
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,8 +29,10 @@ import numpy as np
 import numpy.typing as npt
 
 from placeborag_core.records import Record
-from placeborag_core.store.column_index import KeyIndex
+from placeborag_core.store.column_index import ColumnIndexes, KeyIndex
+from placeborag_core.store.id_rows import IdRows
 from placeborag_core.store.scoring import reciprocal_norms
+from placeborag_core.store.stored_metadata import copy_metadata, without_none
 
 __all__ = ["Batch", "Partition", "copy_metadata"]
 
@@ -65,20 +69,6 @@ class Batch:
         return len(self.ids)
 
 
-_NESTED = (list, tuple, dict)
-
-
-def copy_metadata(metadata: Mapping[str, Any] | None) -> dict[str, Any]:
-    """A copy that shares nothing mutable with the original (list values are copied too)."""
-    if not metadata:
-        return {}
-    copy = dict(metadata)
-    for key, value in copy.items():
-        if isinstance(value, _NESTED):  # one check per value: most values are scalars
-            copy[key] = deepcopy(list(value) if isinstance(value, tuple) else value)
-    return copy
-
-
 class Partition:
     """The rows of one namespace."""
 
@@ -95,36 +85,17 @@ class Partition:
         self.row_id: list[str] = []
         self.texts: list[str | None] = []
         self.metas: list[dict[str, Any] | None] = []
-        self.rows: dict[str, int] = {}
-        self.copies: dict[str, list[int]] = {}
+        self.rows = IdRows()
         self.orphans: dict[str, int] = {}
         self.schema: Any = None
-        self._indexes: dict[str, KeyIndex] = {}
+        self._indexes = ColumnIndexes()
         self._dead = 0
-        self._extra = 0
 
     # ------------------------------------------------------------------ reads
 
     def __len__(self) -> int:
         """Visible records (rows), duplicated ids counted once per row."""
-        return len(self.rows) + self._extra
-
-    def record_rows(self) -> list[int]:
-        """Every visible record's row, ascending (insertion order)."""
-        if not self.copies:
-            return sorted(self.rows.values())
-        rows = set(self.rows.values())
-        for copies in self.copies.values():
-            rows.update(copies)
-        return sorted(rows)
-
-    def rows_of_id(self, record_id: str) -> list[int]:
-        """The rows of a visible record (several when its id is duplicated), ascending."""
-        copies = self.copies.get(record_id)
-        if copies is not None:
-            return list(copies)
-        row = self.rows.get(record_id)
-        return [] if row is None else [row]
+        return len(self.rows)
 
     def live_rows(self) -> npt.NDArray[np.intp]:
         """Rows holding a vector in the index (records and orphans), ascending."""
@@ -141,19 +112,7 @@ class Partition:
     def rows_of(self, ids: Iterable[str]) -> npt.NDArray[np.intp]:
         """The rows holding ``ids`` (live records and orphans), in order; unknown ids skipped;
         a duplicated id gives all its rows."""
-        if self.copies:
-            found: list[int] = []
-            for i in ids:
-                copies = self.copies.get(i)
-                if copies is not None:
-                    found.extend(copies)
-                    continue
-                row = self.rows.get(i, self.orphans.get(i))
-                if row is not None:
-                    found.append(row)
-            return np.asarray(found, dtype=np.intp)
-        rows = (self.rows.get(i, self.orphans.get(i)) for i in ids)
-        return np.fromiter((r for r in rows if r is not None), dtype=np.intp)
+        return self.rows.rows_of(ids, self.orphans)
 
     def ids_mask(self, ids: Iterable[str]) -> npt.NDArray[np.bool_]:
         """Rows holding one of ``ids`` (live records and orphans); unknown ids are skipped."""
@@ -182,13 +141,7 @@ class Partition:
     ) -> npt.NDArray[np.bool_]:
         """Rows whose scalar value (or, with ``elements``, a list element) has an index key in
         ``lookups``."""
-        index = self._index_for(key)
-        found: set[int] = set()
-        tables = [index.values, index.elements] if elements else [index.values]
-        for lookup in lookups:
-            for table in tables:
-                found.update(table.get(lookup, ()))
-        return self._mask(found)
+        return self._mask(self._index_for(key).matching(lookups, elements))
 
     def _mask(self, rows: Iterable[int]) -> npt.NDArray[np.bool_]:
         out = np.zeros(self.n_rows, dtype=bool)
@@ -213,7 +166,7 @@ class Partition:
         new: list[int] = []
         moved: list[tuple[int, dict[str, Any], str | None]] = []  # (batch index, meta, text)
         for i, record_id in enumerate(batch.ids):
-            targets = self.rows_of_id(record_id)
+            targets = self.rows.of(record_id)
             if not targets:
                 orphan = self.orphans.pop(record_id, None)
                 if orphan is not None:
@@ -230,7 +183,7 @@ class Partition:
                 self.id_hashes[row] = batch.id_hashes[i]
                 self.texts[row] = text
                 self.metas[row] = meta
-                self._index(row, meta)
+                self._indexes.add(row, meta)
             if move_to_end:
                 self._drop_id(record_id)
         if moved:
@@ -251,7 +204,7 @@ class Partition:
     ) -> tuple[dict[str, Any], Any]:
         """The metadata and text ``row`` gets from record ``i`` of ``batch`` (unindexed)."""
         old_meta = self.metas[row] or {}
-        self._unindex(row, old_meta)
+        self._indexes.discard(row, old_meta)
         given_meta, given_text = batch.metas[i], batch.texts[i]
         if merge:
             meta = {**old_meta, **(given_meta or {})}
@@ -259,19 +212,16 @@ class Partition:
         else:
             meta, text = {**(batch.defaults or {}), **(given_meta or {})}, given_text
         if none_removes_key:
-            meta = _without_none(meta)
+            meta = without_none(meta)
         return meta, text
 
     def _drop_id(self, record_id: str) -> None:
         """Forget every row of a visible id (already unindexed)."""
-        for row in self.rows_of_id(record_id):
+        for row in self.rows.of(record_id):
             self.texts[row] = None
             self.metas[row] = None
             self._kill(row)
-        self.rows.pop(record_id, None)
-        copies = self.copies.pop(record_id, None)
-        if copies is not None:
-            self._extra -= len(copies) - 1
+        self.rows.forget(record_id)
 
     def _append(self, batch: Batch, picks: list[int], none_removes_key: bool) -> None:
         start, count = self.n_rows, len(picks)
@@ -291,32 +241,15 @@ class Partition:
         if batch.defaults:
             metas = [{**batch.defaults, **m} for m in metas]
         if none_removes_key:
-            metas = [_without_none(m) for m in metas]
+            metas = [without_none(m) for m in metas]
         self.row_id.extend(ids)
         self.texts.extend(texts)
         self.metas.extend(metas)
-        if batch.append or len(set(ids)) < len(ids):
-            for record_id, row in zip(ids, range(start, stop), strict=True):
-                self._add_row(record_id, row)
-        else:
-            self.rows.update(zip(ids, range(start, stop), strict=True))
+        self.rows.add_block(ids, start, batch.append)
         self.n_rows = stop
         if self._indexes:
             for row, meta in zip(range(start, stop), metas, strict=True):
-                self._index(row, meta)
-
-    def _add_row(self, record_id: str, row: int) -> None:
-        """Register ``row`` as (another) row of ``record_id``."""
-        first = self.rows.get(record_id)
-        if first is None:
-            self.rows[record_id] = row
-            return
-        copies = self.copies.get(record_id)
-        if copies is None:
-            self.copies[record_id] = [first, row]
-        else:
-            copies.append(row)
-        self._extra += 1
+                self._indexes.add(row, meta)
 
     def _measure(self, start: int, stop: int) -> None:
         """The norms of rows ``start:stop`` (float64 sums of the exact float32 squares, in
@@ -357,21 +290,18 @@ class Partition:
         """Delete ids; returns how many existed. With ``keep_orphans`` the vectors stay."""
         removed = 0
         for record_id in ids:
-            rows = self.rows_of_id(record_id)
+            rows = self.rows.of(record_id)
             if not rows:
                 continue
             removed += 1
             for row in rows:
-                self._unindex(row, self.metas[row] or {})
+                self._indexes.discard(row, self.metas[row] or {})
             if keep_orphans:
                 first, *rest = rows
                 self.texts[first] = None
                 self.metas[first] = None
                 self.orphans[record_id] = first
-                self.rows.pop(record_id, None)
-                copies = self.copies.pop(record_id, None)
-                if copies is not None:
-                    self._extra -= len(copies) - 1
+                self.rows.forget(record_id)
                 for row in rest:
                     self.texts[row] = None
                     self.metas[row] = None
@@ -385,12 +315,8 @@ class Partition:
         """Delete these rows (an engine without a primary key deletes the rows a filter
         matches, not every row of their ids); returns how many rows went. An id left with no
         row goes as :meth:`remove` deletes it."""
-        doomed: dict[str, set[int]] = {}
-        for row in rows:
-            doomed.setdefault(self.row_id[row], set()).add(row)
         count = 0
-        for record_id, gone in doomed.items():
-            current = self.rows_of_id(record_id)
+        for record_id, current, gone in self.rows.split(rows, self.row_id):
             left = [row for row in current if row not in gone]
             count += len(current) - len(left)
             if not left:
@@ -398,16 +324,11 @@ class Partition:
                 continue
             for row in current:
                 if row in gone:
-                    self._unindex(row, self.metas[row] or {})
+                    self._indexes.discard(row, self.metas[row] or {})
                     self.texts[row] = None
                     self.metas[row] = None
                     self._kill(row)
-            self.rows[record_id] = left[0]
-            self._extra -= len(current) - len(left)
-            if len(left) == 1:
-                self.copies.pop(record_id, None)
-            else:
-                self.copies[record_id] = left
+            self.rows.keep(record_id, current, left)
         self._maybe_compact()
         return count
 
@@ -450,50 +371,21 @@ class Partition:
         self.metas = [old_metas[r] for r in positions]
         self.n_rows = count
         self._dead = 0
-        self.rows = {}
-        self.copies = {}
-        self._extra = 0
+        self.rows = IdRows()
         self.orphans = {}
-        self._indexes = {}
+        self._indexes = ColumnIndexes()
         for row, record_id in enumerate(self.row_id):
             if self.metas[row] is None:
                 self.orphans[record_id] = row
             else:
-                self._add_row(record_id, row)
-
-    # ------------------------------------------------------------------ column index
+                self.rows.add(record_id, row)
 
     def _index_for(self, key: str) -> KeyIndex:
         """The index of one metadata key, built on first use and kept current afterwards."""
-        index = self._indexes.get(key)
-        if index is None:
-            index = self._indexes[key] = KeyIndex()
-            metas = self.metas
-            for row in self.live_rows().tolist():
-                meta = metas[row]
-                if meta and key in meta:
-                    index.add(row, meta[key])
-        return index
-
-    def _index(self, row: int, meta: Mapping[str, Any]) -> None:
-        for key, index in self._indexes.items():
-            if key in meta:
-                index.add(row, meta[key])
-
-    def _unindex(self, row: int, meta: Mapping[str, Any]) -> None:
-        for key, index in self._indexes.items():
-            if key in meta:
-                index.discard(row, meta[key])
+        return self._indexes.of(key, self.metas, lambda: self.live_rows().tolist())
 
 
 def _grow(array: npt.NDArray[Any], capacity: int, used: int) -> npt.NDArray[Any]:
     grown = np.zeros(capacity, dtype=array.dtype)
     grown[:used] = array[:used]
     return grown
-
-
-def _without_none(meta: dict[str, Any]) -> dict[str, Any]:
-    """``meta`` without its ``None`` values (the same dict when it has none)."""
-    if all(value is not None for value in meta.values()):
-        return meta
-    return {key: value for key, value in meta.items() if value is not None}

@@ -16,7 +16,8 @@ from placeborag_core.backends.lancedb.sql.messages import (
     invalid,
     literal_debug,
 )
-from placeborag_core.backends.lancedb.sql.parser import (
+from placeborag_core.backends.lancedb.sql.scope import Scope
+from placeborag_core.backends.lancedb.sql.syntax import (
     Between,
     Binary,
     Column,
@@ -29,7 +30,6 @@ from placeborag_core.backends.lancedb.sql.parser import (
     Unary,
     Unsupported,
 )
-from placeborag_core.backends.lancedb.sql.scope import Scope
 from placeborag_core.backends.lancedb.sql.table import quoted
 from placeborag_core.backends.lancedb.sql.tree import children, folded_literal, strip
 from placeborag_core.backends.lancedb.sql.type_rules import coercion, convert_literal, literal_type

@@ -13,7 +13,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from placeborag_core.backends.lancedb.arrow import ArrowType
-from placeborag_core.backends.lancedb.sql.parser import (
+from placeborag_core.backends.lancedb.sql.scope import Scope
+from placeborag_core.backends.lancedb.sql.syntax import (
     Between,
     Binary,
     Column,
@@ -24,7 +25,6 @@ from placeborag_core.backends.lancedb.sql.parser import (
     Node,
     Unary,
 )
-from placeborag_core.backends.lancedb.sql.scope import Scope
 from placeborag_core.backends.lancedb.sql.tree import (
     children,
     columns_in,

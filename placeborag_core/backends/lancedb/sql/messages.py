@@ -11,7 +11,7 @@ import math
 from decimal import Decimal
 
 from placeborag_core.backends.lancedb.arrow import RUST_SOURCE
-from placeborag_core.backends.lancedb.sql.parser import Literal
+from placeborag_core.backends.lancedb.sql.syntax import Literal
 from placeborag_core.errors import FilterError
 
 __all__ = [

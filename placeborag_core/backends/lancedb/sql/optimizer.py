@@ -24,7 +24,8 @@ from placeborag_core.backends.lancedb.sql.messages import (
     LanceExecutionError,
     invalid,
 )
-from placeborag_core.backends.lancedb.sql.parser import (
+from placeborag_core.backends.lancedb.sql.scope import Scope
+from placeborag_core.backends.lancedb.sql.syntax import (
     Between,
     Binary,
     Column,
@@ -36,7 +37,6 @@ from placeborag_core.backends.lancedb.sql.parser import (
     Node,
     Unary,
 )
-from placeborag_core.backends.lancedb.sql.scope import Scope
 from placeborag_core.backends.lancedb.sql.tree import children, columns_in, folded_literal, strip
 from placeborag_core.backends.lancedb.sql.type_rules import coercion
 from placeborag_core.backends.lancedb.sql.values import parse_number

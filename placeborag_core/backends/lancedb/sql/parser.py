@@ -7,15 +7,26 @@ The parser is a Pratt parser with sqlparser's precedences (``OR`` 5, ``AND`` 10,
 column name (``"n = 1 AND AND m = 2"`` names a column ``AND``). Its errors carry sqlparser's
 messages (``Expected: an expression, found: EOF``). Constructs outside the subset this package
 evaluates (CASE, CAST, arithmetic, placeholders, subqueries) raise ``NotImplementedError`` naming
-them, rather than filtering wrongly.
+them, rather than filtering wrongly. The tree it builds is ``syntax``'s (re-exported here).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
-
 from placeborag_core.backends.lancedb.sql.lexer import Token
+from placeborag_core.backends.lancedb.sql.syntax import (
+    Between,
+    Binary,
+    Column,
+    Function,
+    InList,
+    IsTest,
+    Like,
+    Literal,
+    Nested,
+    Node,
+    Unary,
+    Unsupported,
+)
 
 __all__ = [
     "Between",
@@ -38,138 +49,6 @@ __all__ = [
 class SqlParseError(Exception):
     """sqlparser's error for a filter that is not an expression (the text after
     ``sql parser error:``)."""
-
-
-class Node:
-    """A parsed expression."""
-
-    def sql(self) -> str:
-        """The node as sqlparser displays it."""
-        raise NotImplementedError
-
-
-@dataclass(frozen=True)
-class Column(Node):
-    """A column reference: ``parts`` are ``(name, quote)`` pairs (``meta.a``, ``meta['a']``)."""
-
-    parts: tuple[tuple[str, str | None], ...]
-
-    def sql(self) -> str:
-        out: list[str] = []
-        for name, quote in self.parts:
-            if quote == "'":
-                out[-1] += f"['{name}']"
-            else:
-                out.append(f"{quote}{name}{quote}" if quote else name)
-        return ".".join(out)
-
-
-@dataclass(frozen=True)
-class Literal(Node):
-    """A literal: ``kind`` is int, uint, float, str, bool or null."""
-
-    kind: str
-    value: Any
-    text: str
-
-    def sql(self) -> str:
-        return self.text
-
-
-@dataclass(frozen=True)
-class Unary(Node):
-    op: str  # "-", "+", "NOT"
-    operand: Node
-
-    def sql(self) -> str:
-        return f"NOT {self.operand.sql()}" if self.op == "NOT" else f"{self.op}{self.operand.sql()}"
-
-
-@dataclass(frozen=True)
-class Binary(Node):
-    left: Node
-    op: str  # "=", "<>", "<", "<=", ">", ">=", "AND", "OR", "<=>", "+", "||", ...
-    right: Node
-
-    def sql(self) -> str:
-        return f"{self.left.sql()} {self.op} {self.right.sql()}"
-
-
-@dataclass(frozen=True)
-class Nested(Node):
-    inner: Node
-
-    def sql(self) -> str:
-        return f"({self.inner.sql()})"
-
-
-@dataclass(frozen=True)
-class IsTest(Node):
-    """``expr IS [NOT] NULL|TRUE|FALSE|UNKNOWN`` (``test`` is e.g. ``"NOT NULL"``)."""
-
-    operand: Node
-    test: str
-
-    def sql(self) -> str:
-        return f"{self.operand.sql()} IS {self.test}"
-
-
-@dataclass(frozen=True)
-class InList(Node):
-    operand: Node
-    items: tuple[Node, ...]
-    negated: bool
-
-    def sql(self) -> str:
-        items = ", ".join(item.sql() for item in self.items)
-        return f"{self.operand.sql()} {'NOT ' if self.negated else ''}IN ({items})"
-
-
-@dataclass(frozen=True)
-class Between(Node):
-    operand: Node
-    low: Node
-    high: Node
-    negated: bool
-
-    def sql(self) -> str:
-        word = "NOT BETWEEN" if self.negated else "BETWEEN"
-        return f"{self.operand.sql()} {word} {self.low.sql()} AND {self.high.sql()}"
-
-
-@dataclass(frozen=True)
-class Like(Node):
-    operand: Node
-    pattern: Node
-    negated: bool
-    insensitive: bool
-    escape: str | None
-
-    def sql(self) -> str:
-        word = ("NOT " if self.negated else "") + ("ILIKE" if self.insensitive else "LIKE")
-        tail = f" ESCAPE '{self.escape}'" if self.escape is not None else ""
-        return f"{self.operand.sql()} {word} {self.pattern.sql()}{tail}"
-
-
-@dataclass(frozen=True)
-class Function(Node):
-    name: str
-    args: tuple[Node, ...]
-
-    def sql(self) -> str:
-        return f"{self.name}({', '.join(a.sql() for a in self.args)})"
-
-
-@dataclass(frozen=True)
-class Unsupported(Node):
-    """A construct sqlparser parses and lance refuses while converting it (``message`` is
-    lance's error), e.g. ``IS DISTINCT FROM`` or a tuple."""
-
-    message: str
-    text: str
-
-    def sql(self) -> str:
-        return self.text
 
 
 _COMPARISONS = frozenset({"=", "==", "!=", "<>", "<", "<=", ">", ">=", "<=>"})

@@ -47,8 +47,8 @@ from placeborag_core.backends.lancedb.sql.messages import (
     literal_debug,
     rust_float,
 )
-from placeborag_core.backends.lancedb.sql.parser import Column, Node
 from placeborag_core.backends.lancedb.sql.scope import Scope
+from placeborag_core.backends.lancedb.sql.syntax import Column, Node
 from placeborag_core.backends.lancedb.sql.table import HIDDEN_COLUMNS, Table, TableColumn
 from placeborag_core.backends.lancedb.sql.tree import folded_literal, strip
 from placeborag_core.backends.lancedb.sql.values import Evaluation, Evaluator

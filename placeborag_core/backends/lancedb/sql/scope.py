@@ -18,7 +18,7 @@ from placeborag_core.backends.lancedb.arrow import (
     ArrowType,
 )
 from placeborag_core.backends.lancedb.sql.messages import ANALYZER, invalid
-from placeborag_core.backends.lancedb.sql.parser import (
+from placeborag_core.backends.lancedb.sql.syntax import (
     Column,
     Literal,
     Node,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from placeborag_core.backends.lancedb.sql.parser import (
+from placeborag_core.backends.lancedb.sql.syntax import (
     Between,
     Binary,
     Column,

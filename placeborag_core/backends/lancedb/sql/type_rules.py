@@ -15,7 +15,7 @@ from placeborag_core.backends.lancedb.arrow import (
     UTF8,
     ArrowType,
 )
-from placeborag_core.backends.lancedb.sql.parser import Literal
+from placeborag_core.backends.lancedb.sql.syntax import Literal
 
 __all__ = ["coercion", "convert_literal", "literal_type"]
 
