@@ -11,22 +11,23 @@ only from valid options.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from langchain_core.embeddings import Embeddings
 
-from placeborag_core import Profile
+from placeborag_core import FakeVectorStore, Profile
 from placeborag_core.backends import PROFILES
 from placeborag_core.unicode_text import require_unicode
 from placeborag_langchain.distance import requested_distance
 from placeborag_langchain.embeddings import PlaceboEmbeddings
 from placeborag_langchain.filters import EngineFilter
-from placeborag_langchain.integrations import IntegrationFacts
+from placeborag_langchain.integration_facts import IntegrationFacts
 from placeborag_langchain.options import IntegrationOptions
 
 __all__ = [
     "WRAP_OPTIONS",
+    "check_wrapped",
     "checked_embedding",
     "merged_options",
     "payload_format",
@@ -46,6 +47,20 @@ WRAP_OPTIONS = (
     "metadata_payload_key",
 )
 """The constructor options `from_core_store` takes: the LangChain side of the store."""
+
+
+def check_wrapped(store: Any, options: Mapping[str, Any]) -> None:
+    """`from_core_store`'s checks: `store` is a core store, and `options` only LangChain-side
+    ones (the core store keeps its own profile, metric and faults)."""
+    if not isinstance(store, FakeVectorStore):
+        raise TypeError(f"store must be a FakeVectorStore, got {type(store).__name__}")
+    unknown = sorted(set(options) - set(WRAP_OPTIONS))
+    if unknown:
+        raise TypeError(
+            f"from_core_store() got unexpected option(s) {', '.join(unknown)}; the core "
+            "store keeps its own profile, metric, filter_mode, recall, visibility and "
+            f"orphaned_ids; accepted: {', '.join(WRAP_OPTIONS)}"
+        )
 
 
 def checked_embedding(

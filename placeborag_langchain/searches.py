@@ -29,7 +29,7 @@ from placeborag_langchain.arguments import (
 )
 from placeborag_langchain.distance import DistanceOptions
 from placeborag_langchain.filters import StoreFilters
-from placeborag_langchain.integrations import IntegrationFacts
+from placeborag_langchain.integration_facts import IntegrationFacts
 
 __all__ = ["Search"]
 
