@@ -38,8 +38,9 @@ from placeborag_core.backends.lancedb.sql.values import TESTS
 __all__ = ["convert", "resolve", "typed"]
 
 
-# ---- stage 1: conversion
 def convert(scope: Scope, node: Node) -> None:
+    """Stage 1, conversion: the constructs lance refuses, and (``convert_function``) unknown
+    columns in a function's arguments."""
     if isinstance(node, Unsupported):
         raise invalid(node.message)
     if isinstance(node, Unary):
@@ -88,8 +89,9 @@ def convert_function(scope: Scope, node: Function) -> None:
         )
 
 
-# ---- stage 2: literal resolution
 def resolve(scope: Scope, node: Node) -> None:
+    """Stage 2, literal resolution: each literal compared with a column converted to the
+    column's type (remembered in ``scope``), or lance's ``could not convert`` error."""
     node = strip(node)
     if isinstance(node, Binary):
         if node.op in ("AND", "OR"):
@@ -130,9 +132,9 @@ def resolve_literal(scope: Scope, column: Column, other: Node) -> None:
     scope.resolved[id(strip(other))] = converted
 
 
-# ---- stage 3: schema
 def typed(scope: Scope, node: Node) -> ArrowType:
-    """The node's type, checking every column (left to right, children first)."""
+    """Stage 3, schema: the node's type, checking every column (left to right, children
+    first)."""
     node = strip(node)
     literal = scope.literal(node)
     if literal is not None:

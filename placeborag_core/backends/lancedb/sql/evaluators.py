@@ -51,8 +51,8 @@ PRE_SELECTION = 0.2
 of a batch evaluates its right side on the selected rows only."""
 
 
-# ---- evaluators (a batch of rows at a time)
 def build(scope: Scope, node: Node) -> Evaluator:
+    """The evaluator of ``node``, a filter that passed every planning stage."""
     node = strip(node)
     literal = scope.literal(node)
     if literal is not None:

@@ -44,6 +44,7 @@ class Resolved:
 
 
 def record_getter(column: TableColumn) -> Getter:
+    """How a top-level column reads from a row of the store's view (a missing key: None)."""
     if column.role == "id":
         return lambda view, row: view.id_at(row)
     if column.role == "text":
@@ -64,6 +65,8 @@ def record_getter(column: TableColumn) -> Getter:
 
 
 def field_getter(parent: Getter, key: str) -> Getter:
+    """How struct field ``key`` reads from what ``parent`` reads (None unless a mapping)."""
+
     def read(view: Any, row: int) -> Any:
         value = parent(view, row)
         return value.get(key) if isinstance(value, Mapping) else None
