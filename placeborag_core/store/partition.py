@@ -288,6 +288,12 @@ class Partition:
 
     def remove(self, ids: Iterable[str], keep_orphans: bool) -> int:
         """Delete ids; returns how many existed. With ``keep_orphans`` the vectors stay."""
+        removed = self._remove_ids(ids, keep_orphans)
+        self._maybe_compact()
+        return removed
+
+    def _remove_ids(self, ids: Iterable[str], keep_orphans: bool) -> int:
+        """:meth:`remove` without the compaction (row numbers stay valid)."""
         removed = 0
         for record_id in ids:
             rows = self.rows.of(record_id)
@@ -308,7 +314,6 @@ class Partition:
                     self._kill(row)
             else:
                 self._drop_id(record_id)
-        self._maybe_compact()
         return removed
 
     def remove_rows(self, rows: Iterable[int], keep_orphans: bool) -> int:
@@ -320,7 +325,7 @@ class Partition:
             left = [row for row in current if row not in gone]
             count += len(current) - len(left)
             if not left:
-                self.remove([record_id], keep_orphans)
+                self._remove_ids([record_id], keep_orphans)  # compacted once, at the end
                 continue
             for row in current:
                 if row in gone:

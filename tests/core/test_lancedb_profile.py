@@ -116,6 +116,18 @@ def test_a_repeated_stored_id_in_an_upsert_is_ambiguous_a_new_one_is_inserted_tw
         s.upsert_many([("a", None, {}, V), ("a", None, {}, V)])
 
 
+def test_a_filtered_delete_of_many_rows_compacts_only_after_every_row_went() -> None:
+    # Enough rows go for the partition to compact; row numbers must stay valid until the end,
+    # or the ids reached after a compaction lose the wrong rows (or none).
+    s = FakeVectorStore(profile="lancedb")
+    s.upsert_many([(f"r{i}", None, {"n": i}, V) for i in range(3000)])
+    s.append_many([(f"d{j}", "keep", {"n": 5000}, V) for j in range(10)])
+    s.append_many([(f"d{j}", "drop", {"n": 0}, V) for j in range(10)])
+    assert s.delete(where={"n": {"$lt": 2000}}) == 2010
+    assert len(s) == 1010
+    assert {r.text for r in s.select(where={"n": 5000})} == {"keep"}
+
+
 def test_other_profiles_have_no_append() -> None:
     with pytest.raises(ValueError, match="keys records by id: it has no append write"):
         FakeVectorStore(profile="chroma").append_many([("a", None, {}, V)])
