@@ -2,7 +2,8 @@
 
 Runs the differential cases of ``tests/fidelity`` (the same generators, driven by a seeded
 ``random.Random`` instead of hypothesis) through our ``FakeVectorStore`` profiles and through
-the real engines in process: chromadb EphemeralClient, qdrant-client ``:memory:``, faiss-cpu.
+the real engines in process: chromadb EphemeralClient, qdrant-client ``:memory:``, faiss-cpu,
+LanceDB (``lancedb.connect`` on a temporary directory).
 Every difference is either explained by a known divergence (listed with its reason and
 evidence) or counted as a disagreement; the exit status is 1 if there is any disagreement.
 
@@ -21,13 +22,14 @@ for Euclidean distances and ``1e-5 r**2 + 1e-6`` for squared distances and dot p
 
 Engines ``lc-*`` are LangChain integrations (``placeborag_langchain.PlaceboVectorStore`` against
 ``langchain_chroma`` / ``langchain_qdrant`` / langchain-community FAISS), ``li-*`` LlamaIndex
-ones (``placeborag_llamaindex.PlaceboVectorStore`` against llama-index's Chroma, Qdrant and
-PGVector stores).
+ones (``placeborag_llamaindex.PlaceboVectorStore`` against llama-index's Chroma, Qdrant,
+PGVector, LanceDB and FAISS stores); ``lc-lancedb`` is langchain-community's ``LanceDB``.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import sys
 import textwrap
@@ -60,13 +62,30 @@ def collect(engine: str, cases: int, sequences: int, seed: int) -> list[Outcome]
     return outcomes
 
 
+def collect_lancedb(cases: int, sequences: int, seed: int) -> list[Outcome]:
+    """The lancedb profile against LanceDB in process (``tests/fidelity/_lancedb.py``); the
+    database directory is removed afterwards."""
+    from tests.fidelity import _lancedb
+
+    outcomes: list[Outcome] = []
+    try:
+        for m_index, metric in enumerate(_lancedb.METRICS):
+            base = seed * 1_000_003 + m_index * 10_007 + 40_000
+            for i in range(cases):
+                outcomes += _lancedb.ranking_case(RandomDraw(base + i), metric)
+            outcomes += _lancedb.error_cases(metric)
+            for i in range(sequences):
+                outcomes += _lancedb.write_sequence_case(RandomDraw(base + 5_000 + i), metric)
+    finally:
+        _lancedb.close()
+    return outcomes
+
+
 PREFIX = {"langchain": "lc", "llamaindex": "li"}
 
 
 def collect_integrations(cases: int, seed: int) -> list[Outcome]:
     """LangChain and LlamaIndex: our adapters against the real integrations."""
-    import importlib.util
-
     outcomes: list[Outcome] = []
     suites = []
     if importlib.util.find_spec("placeborag_langchain") and importlib.util.find_spec(
@@ -107,6 +126,40 @@ def collect_integrations(cases: int, seed: int) -> list[Outcome]:
                         behaviour = label.split(":")[0].split(" '")[0]
                         engine = f"{PREFIX[framework]}-{backend}"
                         outcomes.append(Outcome(engine, metric, behaviour, verdict, label))
+    return outcomes
+
+
+def collect_lancedb_integrations(cases: int, seed: int) -> list[Outcome]:
+    """LangChain's LanceDB and LlamaIndex's LanceDB and FAISS stores against ours
+    (``tests/fidelity/test_langchain_lancedb.py``, ``test_llamaindex_lancedb_faiss.py``)."""
+    from tests.fidelity import _lancedb
+
+    outcomes: list[Outcome] = []
+    try:
+        if importlib.util.find_spec("langchain_community") and importlib.util.find_spec(
+            "placeborag_langchain"
+        ):
+            from tests.fidelity.test_langchain_lancedb import lancedb_case
+
+            for i in range(cases * 3):
+                for label, verdict in lancedb_case(RandomDraw(seed * 1_000_003 + 30_000 + i)):
+                    behaviour = label.split(" ")[1] if " " in label else label
+                    outcomes.append(Outcome("lc-lancedb", "l2", behaviour, verdict, label))
+        if importlib.util.find_spec("llama_index.vector_stores.lancedb") and (
+            importlib.util.find_spec("llama_index.vector_stores.faiss")
+        ):
+            from tests.fidelity.test_llamaindex_lancedb_faiss import METRICS, llamaindex_case
+
+            for backend, names in METRICS.items():
+                for m_index, metric in enumerate(names):
+                    for i in range(cases * 3):
+                        draw = RandomDraw(seed * 1_000_003 + m_index * 10_007 + 35_000 + i)
+                        for label, verdict in llamaindex_case(draw, backend, metric):
+                            behaviour = label.split(" '")[0].split(" k=")[0]
+                            engine = f"li-{backend}"
+                            outcomes.append(Outcome(engine, metric, behaviour, verdict, label))
+    finally:
+        _lancedb.close()
     return outcomes
 
 
@@ -151,6 +204,9 @@ DISTRIBUTIONS_SHOWN = (
     "psycopg",
     "langchain-postgres",
     "llama-index-vector-stores-postgres",
+    "lancedb",
+    "llama-index-vector-stores-lancedb",
+    "llama-index-vector-stores-faiss",
 )
 
 
@@ -245,9 +301,15 @@ def main(argv: list[str] | None = None) -> int:
             print(f"skipped {engine}: {DISTRIBUTIONS[engine]} is not installed")
             continue
         outcomes += collect(engine, args.cases, args.sequences, args.seed)
+    if importlib.util.find_spec("lancedb") is not None:
+        outcomes += collect_lancedb(args.cases, args.sequences, args.seed)
+    else:
+        print("skipped lancedb: lancedb is not installed")
 
     if args.integration_cases:
         outcomes += collect_integrations(args.integration_cases, args.seed)
+        if importlib.util.find_spec("lancedb") is not None:
+            outcomes += collect_lancedb_integrations(args.integration_cases, args.seed)
 
     lines, disagreements = table(outcomes, markdown=args.markdown)
     print("\n".join(lines))

@@ -3,11 +3,11 @@
 A thin translation layer. Ranking, filtering, ties and faults all happen in the core store; this
 class turns LangChain calls into core calls and core results into what the real integration of
 the chosen profile would hand back. What differs between integrations is data
-(`integrations.IntegrationFacts`, one row per profile), applied by collaborators the store owns:
-`searches.Search` (LangChain's search methods are in its base, `search_methods.SearchMethods`),
-`writes.Writes`, `deletes.Deletes`, `reads.Reads`, and FAISS's options in
-`distance.DistanceOptions`. The constructor's checks are in `constructor`, and the methods each
-real class has beyond LangChain's in the bases gathered by `integration_methods`.
+(`integration_facts.IntegrationFacts`, one row per profile in `integrations`), applied by
+collaborators the store owns: `searches.Search` (LangChain's search methods are in its base,
+`search_methods.SearchMethods`), `writes.Writes`, `deletes.Deletes`, `reads.Reads`, and FAISS's
+options in `distance.DistanceOptions`. The constructor's checks are in `constructor`, and the
+methods each real class has beyond LangChain's in the bases gathered by `integration_methods`.
 """
 
 from __future__ import annotations
@@ -21,12 +21,14 @@ from langchain_core.embeddings import Embeddings
 from placeborag_core import FakeVectorStore, Profile
 from placeborag_langchain.collection import CollectionGuard, ordinals_of
 from placeborag_langchain.constructor import (
-    WRAP_OPTIONS,
+    check_wrapped,
     checked_embedding,
     merged_options,
     payload_format,
     profile_name,
     strategy_for,
+    table_profile,
+    with_distance_option,
 )
 from placeborag_langchain.deletes import Deletes
 from placeborag_langchain.distance import DistanceOptions, requested_distance, shown_setting
@@ -34,8 +36,9 @@ from placeborag_langchain.documents import to_document
 from placeborag_langchain.embeddings import core_embedder_of
 from placeborag_langchain.filters import StoreFilters
 from placeborag_langchain.ids import DocumentIds
+from placeborag_langchain.integration_facts import IntegrationFacts
 from placeborag_langchain.integration_methods import IntegrationMethods
-from placeborag_langchain.integrations import IntegrationFacts, integration_for
+from placeborag_langchain.integrations import integration_for
 from placeborag_langchain.options import read_options
 from placeborag_langchain.reads import Reads
 from placeborag_langchain.searches import Search
@@ -51,7 +54,7 @@ class PlaceboVectorStore(IntegrationMethods):
     Args:
         embedding: any LangChain `Embeddings`; default `PlaceboEmbeddings()`.
         profile: core profile (name or `Profile`): "default" (clean conventions), "chroma",
-            "qdrant" or "faiss".
+            "qdrant", "faiss" or "lancedb".
             Scores, relevance scores, filter format, Document shape, id rules and the
             delete/get_by_ids/MMR conventions follow that profile's real integration.
         metric, recall, visibility, orphaned_ids: passed to the core store.
@@ -102,7 +105,9 @@ class PlaceboVectorStore(IntegrationMethods):
         options = read_options(facts.profile, integration_options, "PlaceboVectorStore()")
         embedding, metric = merged_options(facts, embedding, metric, options)
         embedding = checked_embedding(embedding, namespace, collection_name, relevance_score_fn)
+        distance_strategy = with_distance_option(facts, distance_strategy, options)
         metric, _ = requested_distance(facts, metric, distance_strategy)
+        profile = table_profile(facts, profile)
         core = FakeVectorStore(
             embedder=core_embedder_of(embedding),
             profile=profile,
@@ -122,6 +127,7 @@ class PlaceboVectorStore(IntegrationMethods):
             normalize_L2=normalize_L2,
             content_payload_key=options.content_payload_key,
             metadata_payload_key=options.metadata_payload_key,
+            overwrite=options.overwrite,
         )
 
     @classmethod
@@ -136,15 +142,7 @@ class PlaceboVectorStore(IntegrationMethods):
         run on the store's metric), `normalize_L2`, and Qdrant's `content_payload_key` and
         `metadata_payload_key`.
         """
-        if not isinstance(store, FakeVectorStore):
-            raise TypeError(f"store must be a FakeVectorStore, got {type(store).__name__}")
-        unknown = sorted(set(options) - set(WRAP_OPTIONS))
-        if unknown:
-            raise TypeError(
-                f"from_core_store() got unexpected option(s) {', '.join(unknown)}; the core "
-                "store keeps its own profile, metric, filter_mode, recall, visibility and "
-                f"orphaned_ids; accepted: {', '.join(WRAP_OPTIONS)}"
-            )
+        check_wrapped(store, options)
         wrapper = cls.__new__(cls)
         wrapper._wrap(store, namespace=namespace, **options)
         return wrapper
@@ -161,6 +159,7 @@ class PlaceboVectorStore(IntegrationMethods):
         normalize_L2: bool = False,  # noqa: N803 - FAISS's own spelling
         content_payload_key: str = "page_content",
         metadata_payload_key: str = "metadata",
+        overwrite: bool | None = None,
         probe: bool = True,
     ) -> None:
         """Set the store up over `core` (`probe`: make the integration's construction-time
@@ -200,6 +199,7 @@ class PlaceboVectorStore(IntegrationMethods):
         self._writes = Writes(
             core, ids, self._distance, namespace, embedding, native, guard, ordinals
         )
+        self._writes.overwrite = facts.overwrite_by_default if overwrite is None else overwrite
         self._search = Search(
             core, facts, self._distance, filters, namespace, embedding, native, guard
         )
@@ -282,7 +282,10 @@ class PlaceboVectorStore(IntegrationMethods):
     ) -> list[str]:
         """Embed and add texts; `ids` entries that are None get a generated id. `ids` may be
         passed positionally, as the real classes take it."""
-        return self.add_documents(texts_to_documents(texts, metadatas), ids=ids, **kwargs)
+        documents = texts_to_documents(texts, metadatas)
+        if metadatas is None and self._facts.id_metadata_key is not None:
+            return self._writes.add(documents, {"ids": ids, **kwargs}, id_metadata=True)
+        return self.add_documents(documents, ids=ids, **kwargs)
 
     async def aadd_texts(
         self,
@@ -386,14 +389,9 @@ class PlaceboVectorStore(IntegrationMethods):
         return store
 
     def __repr__(self) -> str:
+        store, setting = self._store, self._distance.setting
+        distance = f"distance_strategy={setting!r}, " if self._facts.distance_settings else ""
         return (
-            f"PlaceboVectorStore(profile={self._store.profile.name!r}, "
-            f"metric={self._store.profile.metric!r}, "
-            + (
-                f"distance_strategy={self._distance.setting!r}, "
-                if self._facts.distance_settings
-                else ""
-            )
-            + f"namespace={self._namespace!r}, "
-            f"count={self._store.count(self._namespace)})"
+            f"PlaceboVectorStore(profile={store.profile.name!r}, metric={store.profile.metric!r}, "
+            f"{distance}namespace={self._namespace!r}, count={store.count(self._namespace)})"
         )

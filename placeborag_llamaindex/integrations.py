@@ -42,13 +42,29 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Literal
 
-from placeborag_core.backends import PROFILES, PayloadLayout
+import numpy as np
+
+from placeborag_core.backends import PROFILES, ColumnRule, PayloadLayout
+from placeborag_core.backends.lancedb.columns import LanceColumns
+from placeborag_core.backends.lancedb.filters import (
+    read_lancedb_delete_where,
+    read_lancedb_plain_where,
+)
+from placeborag_core.backends.profile import NativeFilter
 from placeborag_core.store import Where
-from placeborag_llamaindex.filters import Translator, chroma_where, default_where, qdrant_where
+from placeborag_llamaindex.filters import (
+    SqlFilters,
+    Translator,
+    chroma_where,
+    default_where,
+    lancedb_sql,
+    no_filters,
+    qdrant_where,
+)
 from placeborag_llamaindex.nodes import node_record_id
 from placeborag_llamaindex.pgvector_filters import pgvector_where, pgvector_where_with_ids
 
@@ -67,6 +83,17 @@ def _exp_minus_distance(distance: float) -> float:
 
 def _one_minus_distance(distance: float) -> float:
     return 1.0 - float(distance)  # PGVectorStore: 1 - item.distance (NaN stays NaN)
+
+
+def _exp_minus_distance_f32(distance: float) -> float:
+    # LanceDBVectorStore: np.exp(-results["_distance"]) on a float32 column stays float32.
+    return float(np.exp(-np.float32(distance)))
+
+
+def _numpy_float32(score: float) -> float:
+    # FaissVectorStore hands faiss's float32 distances back as they are.
+    result: float = np.float32(score)
+    return result
 
 
 @dataclass(frozen=True)
@@ -113,6 +140,29 @@ class IntegrationFacts:
         ids_into_where: for ``get_nodes``/``delete_nodes`` with both ids and filters, the
             translated filter and the record ids -> one clause holding both (None: the ids stay
             a separate restriction); ``PGVectorStore`` writes both into one SQL WHERE.
+        stores_text: ``False`` when the engine keeps vectors only (FAISS): ``VectorStoreIndex``
+            then keeps the nodes in its docstore, and a query returns ids without nodes.
+        record_ids: the id a node gets in the engine: its ``"node_id"``, or its insertion
+            ``"position"`` (FAISS: ``"0"``, ``"1"``, ...), which ``add`` returns.
+        similarity_type: the number type of a query result's similarities.
+        empty_result: the exception a query with no result raises (LanceDB raises ``Warning``).
+        refused: methods the integration does not implement: name -> (exception, message).
+        profile_columns: the typed-column rule the integration's table has, replacing the
+            profile's (LanceDB: metadata as one struct column).
+        sql_filters: builds the SQL text the integration sends for ``MetadataFilters``, read
+            with the profile's native filter reader (``sql_layout``); it gets the metadata keys
+            of the first node this store added (LanceDB prefixes only those with
+            ``metadata.``).
+        sql_layout: where the integration's table keeps a node's parts.
+        sql_plain_reader: reads the SQL of a search without a vector (``get_nodes``), whose
+            errors list other hidden columns than a vector search's.
+        sql_delete_reader: reads the SQL of a delete, whose unknown columns fail with
+            DataFusion's own message (a near name or the table's fields).
+        delete_sql, delete_nodes_sql, get_nodes_sql: the SQL the integration builds for
+            ``delete(ref_doc_id)``, ``delete_nodes(node_ids)`` and ``get_nodes(node_ids)``, run
+            as it is (LanceDB quotes ids as identifiers, so these fail as in the real store).
+        get_nodes_limit_default: how many nodes a ``get_nodes`` without ids returns at most (a
+            plain LanceDB search stops at 10).
         evidence: (fact, where it is documented) pairs.
     """
 
@@ -122,7 +172,7 @@ class IntegrationFacts:
     node_score: Callable[[float], float]
     flat_metadata: bool
     none_metadata_as_empty_string: bool
-    existing_id: Literal["replace", "keep_first"]
+    existing_id: Literal["replace", "keep_first", "append"]
     duplicate_ids_in_add: Literal["last_wins", "raise"]
     honours_doc_ids: bool
     honours_node_ids: bool
@@ -141,6 +191,22 @@ class IntegrationFacts:
     delete_nodes_unrestricted: Literal["refuse", "nothing"] = "refuse"
     get_nodes_needs_arguments: bool = False
     ids_into_where: Callable[[Where, list[str]], Where] | None = None
+    stores_text: bool = True
+    record_ids: Literal["node_id", "position"] = "node_id"
+    similarity_type: Callable[[float], float] = _same_score
+    empty_result: tuple[type[BaseException], str] | None = None
+    refused: Mapping[str, tuple[type[Exception], str]] = field(
+        default_factory=lambda: MappingProxyType({})
+    )
+    profile_columns: ColumnRule | None = None
+    sql_filters: SqlFilters | None = None
+    sql_layout: PayloadLayout | None = None
+    sql_plain_reader: NativeFilter | None = None
+    sql_delete_reader: NativeFilter | None = None
+    delete_sql: Callable[[str], str] | None = None
+    delete_nodes_sql: Callable[[list[str]], str] | None = None
+    get_nodes_sql: Callable[[list[str]], str] | None = None
+    get_nodes_limit_default: int | None = None
     evidence: tuple[tuple[str, str], ...] = ()
 
     def __post_init__(self) -> None:
@@ -283,8 +349,102 @@ _PGVECTOR = IntegrationFacts(
     ),
 )
 
+_LANCEDB_TABLE = PayloadLayout(
+    metadata_prefix="metadata.",
+    text_key="text",
+    table_columns=("id", "doc_id", "vector", "text", "{metadata}"),
+)
+"""LanceDBVectorStore's table: ``id``, ``doc_id`` (the ref doc id), ``vector``, ``text`` and a
+``metadata`` struct (the node's metadata dict with LlamaIndex's bookkeeping keys)."""
+
+
+def _lancedb_ids(node_ids: list[str]) -> str:
+    # LanceDBVectorStore.delete_nodes / get_nodes: 'id in ("' + '","'.join(ids) + '")'
+    return 'id in ("' + '","'.join(node_ids) + '")'
+
+
+def _lancedb_ref_doc(ref_doc_id: str) -> str:
+    # LanceDBVectorStore.delete: f'{doc_id_key} = "' + ref_doc_id + '"'
+    return 'doc_id = "' + ref_doc_id + '"'
+
+
+_LANCEDB = IntegrationFacts(
+    profile="lancedb",
+    integration="llama_index.vector_stores.lancedb.LanceDBVectorStore",
+    translate_filters=default_where,  # unused: sql_filters builds LanceDB's SQL
+    node_score=_exp_minus_distance_f32,
+    flat_metadata=True,
+    none_metadata_as_empty_string=False,
+    existing_id="append",
+    duplicate_ids_in_add="last_wins",
+    honours_doc_ids=False,
+    honours_node_ids=False,
+    mmr="ignored",
+    get_nodes_empty_ids="nothing",
+    delete_nodes_needs_ids=False,
+    unranked_score=None,
+    get_nodes_with_embedding=True,
+    empty_result=(Warning, "query results are empty.."),
+    refused=MappingProxyType(
+        {"clear": (NotImplementedError, "clear not implemented")},
+    ),
+    profile_columns=LanceColumns(layout="struct"),
+    sql_filters=lancedb_sql,
+    sql_layout=_LANCEDB_TABLE,
+    sql_plain_reader=read_lancedb_plain_where,
+    sql_delete_reader=read_lancedb_delete_where,
+    delete_sql=_lancedb_ref_doc,
+    delete_nodes_sql=_lancedb_ids,
+    get_nodes_sql=_lancedb_ids,
+    get_nodes_limit_default=10,
+    evidence=(
+        ("score", f"{DOC}#li-lancedb-score-exp-minus-l2-squared"),
+        ("metadata", f"{DOC}#li-lancedb-metadata-struct-double-for-int-and-float"),
+        ("add", f"{DOC}#li-lancedb-add-existing-node-id-appends"),
+        ("filters", f"{DOC}#li-lancedb-filter-sql, #li-lancedb-ne-is-not-like-substring"),
+        ("delete, get_nodes", f"{DOC}#li-lancedb-get-nodes-broken-backticks"),
+        ("empty result", f"{DOC}#li-lancedb-empty-result-raises-warning"),
+    ),
+)
+
+_FAISS = IntegrationFacts(
+    profile="faiss",
+    integration="llama_index.vector_stores.faiss.FaissVectorStore",
+    translate_filters=no_filters,
+    node_score=_numpy_float32,
+    flat_metadata=False,
+    none_metadata_as_empty_string=False,
+    existing_id="append",
+    duplicate_ids_in_add="last_wins",
+    honours_doc_ids=False,
+    honours_node_ids=False,
+    mmr="ignored",
+    get_nodes_empty_ids="nothing",
+    delete_nodes_needs_ids=False,
+    unranked_score=None,
+    get_nodes_with_embedding=False,
+    stores_text=False,
+    record_ids="position",
+    similarity_type=_numpy_float32,
+    refused=MappingProxyType(
+        {
+            "delete": (NotImplementedError, "Delete not yet implemented for Faiss index."),
+            "delete_nodes": (NotImplementedError, "delete_nodes not implemented"),
+            "get_nodes": (NotImplementedError, "get_nodes not implemented"),
+            "clear": (NotImplementedError, "clear not implemented"),
+        }
+    ),
+    evidence=(
+        ("score", f"{DOC}#li-faiss-score-raw-l2-heap-ties, #li-faiss-score-raw-ip-heap-ties"),
+        ("ids", f"{DOC}#li-faiss-store-ids-positions-np-float32, #li-faiss-add-returns-position"),
+        ("stores_text", f"{DOC}#li-faiss-text-in-docstore"),
+        ("filters", f"{DOC}#li-faiss-filters"),
+        ("delete, get_nodes", f"{DOC}#li-faiss-delete"),
+    ),
+)
+
 INTEGRATIONS: Mapping[str, IntegrationFacts] = MappingProxyType(
-    {facts.profile: facts for facts in (_DEFAULT, _CHROMA, _QDRANT, _PGVECTOR)}
+    {facts.profile: facts for facts in (_DEFAULT, _CHROMA, _QDRANT, _PGVECTOR, _LANCEDB, _FAISS)}
 )
 
 

@@ -81,7 +81,7 @@ class QueryOptions:
     prefetch_factor: float | None = None
     prefetch_k_override: int | None = None
     fetch_k: int | None = None
-    where: dict[str, Any] | None = None
+    where: dict[str, Any] | str | None = None  # str: the engine's SQL (``sql_layout`` rows)
     where_document: Any = None  # validated by the core store, with Chroma's messages
     native_filter: Any = None  # the engine's own filter object, read by the core profile
 
@@ -111,7 +111,7 @@ class QueryOptions:
         prefetch_factor = _prefetch_factor(kwargs, integration.mmr_prefetch_factor)
         prefetch_k = _prefetch_k(kwargs)
         fetch_k = _fetch_k(kwargs)
-        where = _where(kwargs, query)
+        where = _where(kwargs, query, integration)
         return cls(
             mmr=_mode(query.mode) == VectorStoreQueryMode.MMR,
             mmr_threshold=threshold,
@@ -175,10 +175,20 @@ def _fetch_k(kwargs: Mapping[str, Any]) -> int | None:
     return _positive_int(kwargs, "fetch_k")
 
 
-def _where(kwargs: Mapping[str, Any], query: VectorStoreQuery) -> dict[str, Any] | None:
+def _where(
+    kwargs: Mapping[str, Any], query: VectorStoreQuery, integration: IntegrationFacts
+) -> dict[str, Any] | str | None:
     raw = kwargs.get("where")
     if raw is None:
         return None
+    if isinstance(raw, str) and integration.sql_layout is not None:
+        # LanceDBVectorStore takes where= as its SQL, refused beside query.filters
+        if query.filters is not None:
+            raise ValueError(
+                "Cannot specify filter via both query and kwargs. Use kwargs only for lancedb "
+                "specific items that are not supported via the generic query interface."
+            )
+        return raw
     if query.filters is not None:
         raise ValueError(
             "Cannot specify metadata filters via both query and kwargs. Use kwargs only for "

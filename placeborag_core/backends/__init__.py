@@ -14,8 +14,10 @@ from collections.abc import Mapping
 from types import MappingProxyType
 
 from placeborag_core.backends import chroma, default, faiss, weaviate
+from placeborag_core.backends.lancedb import profile as lancedb
 from placeborag_core.backends.pgvector import profile as pgvector
 from placeborag_core.backends.profile import (
+    ColumnRule,
     IdRule,
     KRule,
     MetricVariant,
@@ -30,6 +32,7 @@ from placeborag_core.backends.ties import TieRule
 __all__ = [
     "ENGINES",
     "PROFILES",
+    "ColumnRule",
     "IdRule",
     "KRule",
     "MetricVariant",
@@ -39,11 +42,11 @@ __all__ = [
     "TieRule",
 ]
 
-ENGINES = (default, chroma, qdrant, faiss, weaviate, pgvector)
+ENGINES = (default, chroma, qdrant, faiss, weaviate, pgvector, lancedb)
 """The engine modules, each with a ``PROFILE``, in the order profiles are listed."""
 
 PROFILES: Mapping[str, Profile] = MappingProxyType(
     registry(tuple(engine.PROFILE for engine in ENGINES))
 )
 """The built-in profiles by name: ``default``, ``chroma``, ``qdrant``, ``faiss``, ``weaviate``,
-``pgvector``."""
+``pgvector``, ``lancedb``."""

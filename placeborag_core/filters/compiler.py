@@ -217,6 +217,10 @@ def compile_filter(
             raise FilterError(f"{error}{dialect.error_suffix.format(call=call)}") from None
     elif isinstance(where, Mapping) and not where:
         return Everything()
+    if dialect.compiler is not None and isinstance(where, Mapping):
+        compiled = dialect.compiler(where)
+        assert isinstance(compiled, Predicate)
+        return compiled
     return _CoreCompiler(dialect).clause(where, [])
 
 

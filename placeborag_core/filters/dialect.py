@@ -105,6 +105,9 @@ class FilterDialect:
     elements, a float operand only float elements, as in Chroma).
     ``nodes``: the engine's own predicate nodes (:class:`FilterNodes`); None builds the core's,
     whose meaning the fields above set (they are then ignored).
+    ``compiler``: compiles a whole mapping filter itself, after ``validate``, for engines whose
+    filter semantics the operator options cannot state (LanceDB: SQL's typed, three-valued
+    logic); None: the core compiler builds the predicate.
     """
 
     name: str
@@ -124,6 +127,7 @@ class FilterDialect:
     contains_elements: Literal["numeric", "same_type"] = "numeric"
     error_suffix: str = ""  # ends validation messages; "{call}" names the call (query, get)
     nodes: FilterNodes | None = None
+    compiler: Callable[[Any], Any] | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name:
@@ -146,10 +150,12 @@ class FilterDialect:
                     f"FilterDialect.{field_name} must be one of "
                     f"{', '.join(map(repr, allowed_values))}, got {shown(value)}"
                 )
-        if self.validate is not None and not callable(self.validate):
-            raise TypeError(
-                f"FilterDialect.validate must be callable or None, got {shown(self.validate)}"
-            )
+        for hook in ("validate", "compiler"):
+            value = getattr(self, hook)
+            if value is not None and not callable(value):
+                raise TypeError(
+                    f"FilterDialect.{hook} must be callable or None, got {shown(value)}"
+                )
 
 
 _CHOICES: dict[str, tuple[object, ...]] = {

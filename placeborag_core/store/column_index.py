@@ -3,17 +3,19 @@ value or list element.
 
 Values are bucketed by :func:`index_key`, which keeps ``True``, ``1`` and ``1.0`` apart (engines
 disagree about which of them are equal); a filter asks for every bucket that its dialect counts as
-equal to the operand.
+equal to the operand. A partition indexes a key the first time a filter uses it, then keeps the
+index current on every write (:class:`ColumnIndexes`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["KeyIndex", "index_key"]
+__all__ = ["ColumnIndexes", "KeyIndex", "index_key"]
 
 
 def index_key(value: Any) -> tuple[str, Any] | None:
@@ -77,3 +79,44 @@ class KeyIndex:
             cached = np.fromiter(found, dtype=np.intp, count=len(found))
             self._arrays[(element, lookup)] = cached
         return cached
+
+
+class ColumnIndexes:
+    """The column indexes of one partition: a :class:`KeyIndex` per metadata key a filter has
+    used, built on first use and kept current by every write after that."""
+
+    def __init__(self) -> None:
+        self._by_key: dict[str, KeyIndex] = {}
+
+    def __bool__(self) -> bool:
+        """Whether any key is indexed (a write then has indexes to keep current)."""
+        return bool(self._by_key)
+
+    def of(
+        self,
+        key: str,
+        metas: Sequence[Mapping[str, Any] | None],
+        live_rows: Callable[[], Iterable[int]],
+    ) -> KeyIndex:
+        """The index of ``key``, built from the rows ``live_rows()`` and their ``metas`` the
+        first time it is asked for."""
+        index = self._by_key.get(key)
+        if index is None:
+            index = self._by_key[key] = KeyIndex()
+            for row in live_rows():
+                meta = metas[row]
+                if meta and key in meta:
+                    index.add(row, meta[key])
+        return index
+
+    def add(self, row: int, meta: Mapping[str, Any]) -> None:
+        """Index a row written with ``meta``."""
+        for key, index in self._by_key.items():
+            if key in meta:
+                index.add(row, meta[key])
+
+    def discard(self, row: int, meta: Mapping[str, Any]) -> None:
+        """Unindex a row that held ``meta``."""
+        for key, index in self._by_key.items():
+            if key in meta:
+                index.discard(row, meta[key])

@@ -171,6 +171,7 @@ def test_default_metric_of_each_profile_is_its_engines_default() -> None:
         "faiss": "l2",
         "weaviate": "cosine",
         "pgvector": "cosine",
+        "lancedb": "l2",
     }
     assert PROFILES["chroma"].metrics == ("l2", "cosine", "ip")
     assert PROFILES["qdrant"].metrics == ("cosine", "dot", "euclid")
@@ -652,7 +653,9 @@ def test_engines_that_accept_zero_vectors_score_them_as_measured(
 @pytest.mark.parametrize("profile", ["default", "weaviate"])
 def test_profiles_without_measured_zero_vectors_reject_them(profile: str) -> None:
     store = FakeVectorStore(profile=profile)
-    with pytest.raises(ValueError, match=r"zero vector.*\(chroma, qdrant, faiss, pgvector\)"):
+    with pytest.raises(
+        ValueError, match=r"zero vector.*\(chroma, qdrant, faiss, pgvector, lancedb\)"
+    ):
         store.upsert("2", None, vector=[0.0, 0.0, 0.0])
     store.upsert("1", None, vector=[1.0, 0.0, 0.0])
     with pytest.raises(ValueError, match="query vector is the zero vector"):

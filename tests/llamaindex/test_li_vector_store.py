@@ -606,11 +606,11 @@ def test_embedder_is_shared_with_the_core_store():
 def test_profile_without_llamaindex_facts_is_rejected():
     with pytest.raises(
         ValueError,
-        match="profile 'faiss' has no LlamaIndex integration facts; "
-        "PlaceboVectorStore supports: default, chroma, qdrant, pgvector",
+        match="profile 'weaviate' has no LlamaIndex integration facts; "
+        "PlaceboVectorStore supports: default, chroma, qdrant, pgvector, lancedb, faiss",
     ):
-        PlaceboVectorStore(profile="faiss")
-    assert sorted(INTEGRATIONS) == ["chroma", "default", "pgvector", "qdrant"]
+        PlaceboVectorStore(profile="weaviate")
+    assert sorted(INTEGRATIONS) == ["chroma", "default", "faiss", "lancedb", "pgvector", "qdrant"]
 
 
 def test_stores_text_cannot_be_switched_off():

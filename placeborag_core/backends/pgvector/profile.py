@@ -83,7 +83,7 @@ PROFILE = Profile(
     ),
     dimension_error=PgvectorDataError,
     accepts_zero_vectors=True,
-    upsert_moves_to_end=True,
+    upsert_position="end_in_order",
     evidence=(
         ("zero vectors", f"{DOC}#pgvector-zero-vector-accepted, #pgvector-order-nan-sorts-last"),
         ("ties", f"{DOC}#pgvector-ties-tuplesort-port, #pgvector-update-moves-row-to-heap-end"),
