@@ -34,9 +34,14 @@ class TieRule:
 
     name = "insertion"
     whole_input = False
-    """Whether the order depends on every candidate, not only on those that can rank or tie
-    (PostgreSQL's sort compares every row it is given): the store then scores every candidate
-    exactly instead of a band."""
+    """Whether the order can depend on every candidate, not only on those that can rank or tie
+    (PostgreSQL's sort compares every row it is given): when :meth:`band_decides` says the band
+    of rows that can rank or tie is not enough, the store scores every candidate exactly."""
+
+    def band_decides(self, badness: Badness, limit: int | None) -> bool:
+        """Whether the exactly scored band (every row that can rank or tie at the cut, and its
+        ``badness``) decides the answer without the other candidates (always, for this rule)."""
+        return True
 
     def select(
         self,

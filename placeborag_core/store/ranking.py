@@ -103,11 +103,16 @@ class Ranker:
             return np.empty(0, dtype=np.intp), np.empty(0), None
         rows = None if mask.all() else np.flatnonzero(mask)
         query = self.scoring_query(vector)
-        whole = self._profile.tie_rule.whole_input
-        band = band_rows(part, query, rows, None if whole else limit)
+        rule = self._profile.tie_rule
+        band = band_rows(part, query, rows, limit)
         small = limit is not None and len(band) <= 2 * limit + 64
         wanted = small and not self._profile.variant.formula.is_cosine
         scores, sims = exact_scores(part, query, band, with_cosines=wanted)
+        if rule.whole_input and limit is not None:
+            badness = -scores if self._profile.higher_is_better else scores
+            if not rule.band_decides(badness, limit):
+                band = band_rows(part, query, rows, None)
+                scores, sims = exact_scores(part, query, band, with_cosines=False)
         ordered = self.select(part, band, scores, limit)
         at = np.searchsorted(band, ordered)
         return ordered, scores[at], None if sims is None else sims[at]

@@ -220,10 +220,15 @@ def _unique_answer(keys: Any, limit: int | None) -> Any:
 class PostgresSortTies(TieRule):
     """Equal distances as PostgreSQL's tuplesort leaves them (see the module docstring); rows
     are in heap order, which the ``pgvector`` profile keeps as insertion order with an updated
-    row moved to the end. The sort's comparisons involve every row, so every candidate is
-    scored (``whole_input``)."""
+    row moved to the end. The sort's comparisons involve every row, so when distances tie at
+    the cut every candidate is scored (``whole_input``); otherwise the band decides the answer
+    (any correct sort gives it) and the query costs what other profiles' do."""
 
     whole_input = True
+
+    def band_decides(self, badness: Badness, limit: int | None) -> bool:
+        keys = np.asarray(badness, dtype=np.float64)
+        return limit is not None and _unique_answer(keys, limit) is not None
 
     name = "postgres_tuplesort"
 
