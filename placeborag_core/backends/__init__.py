@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 
 from placeborag_core.backends import chroma, default, faiss, weaviate
+from placeborag_core.backends.milvus import profile as milvus
 from placeborag_core.backends.profile import (
     IdRule,
     KRule,
@@ -38,10 +39,18 @@ __all__ = [
     "TieRule",
 ]
 
-ENGINES = (default, chroma, qdrant, faiss, weaviate)
-"""The engine modules, each with a ``PROFILE``, in the order profiles are listed."""
+ENGINES = (default, chroma, qdrant, faiss, weaviate, milvus)
+"""The engine modules, each with a ``PROFILE`` (and, if it has more than one, the others in
+``MORE_PROFILES``), in the order profiles are listed."""
 
 PROFILES: Mapping[str, Profile] = MappingProxyType(
-    registry(tuple(engine.PROFILE for engine in ENGINES))
+    registry(
+        tuple(
+            profile
+            for engine in ENGINES
+            for profile in (engine.PROFILE, *getattr(engine, "MORE_PROFILES", ()))
+        )
+    )
 )
-"""The built-in profiles by name: ``default``, ``chroma``, ``qdrant``, ``faiss``, ``weaviate``."""
+"""The built-in profiles by name: ``default``, ``chroma``, ``qdrant``, ``faiss``, ``weaviate``,
+``milvus``, ``milvus_int64``."""

@@ -70,24 +70,33 @@ class MetricVariant:
 @dataclass(frozen=True)
 class KRule:
     """How ``k`` is checked: the error for a non-positive ``k`` and for a ``k`` that is not an int
-    (types and messages; ``{k}`` in a message is the value given)."""
+    (types and messages; ``{k}`` in a message is the value given), and an optional upper
+    ``limit`` with its own error (Milvus: top-k at most 16384)."""
 
     error: type[Exception]
     message: str
     type_message: str
     type_error: type[Exception] = TypeError
     evidence: str = ""
+    limit: int | None = None
+    limit_error: type[Exception] = ValueError
+    limit_message: str = ""
 
     def __post_init__(self) -> None:
         _check_exception_type("KRule", "error", self.error)
         _check_exception_type("KRule", "type_error", self.type_error)
+        _check_exception_type("KRule", "limit_error", self.limit_error)
+        if self.limit is not None and (isinstance(self.limit, bool) or not isinstance(self.limit, int) or self.limit < 1):
+            raise ValueError(f"KRule.limit must be a positive int or None, got {shown(self.limit)}")
 
     def check(self, k: Any) -> None:
-        """Raise the engine's error if ``k`` is not a positive int."""
+        """Raise the engine's error if ``k`` is not a positive int (or is above the limit)."""
         if isinstance(k, bool) or not isinstance(k, int):
             raise self.type_error(self.type_message.format(k=Shown(k)))
         if k <= 0:
             raise self.error(self.message.format(k=Shown(k)))
+        if self.limit is not None and k > self.limit:
+            raise self.limit_error(self.limit_message.format(k=Shown(k)))
 
 
 def _any_id(value: object) -> str | None:
@@ -135,12 +144,14 @@ class IdRule:
 class PayloadLayout:
     """Where an integration keeps a record's parts in an engine's payload: the prefix of a
     metadata field's key (``"metadata."`` for langchain-qdrant, ``""`` when metadata keys are
-    the payload's own), the key of the text (None if the text is not a field of its own), and
-    how a payload id becomes a record id (None: no record can have it)."""
+    the payload's own), the key of the text (None if the text is not a field of its own), how
+    a payload id becomes a record id (None: no record can have it), and the name of the id
+    field where a filter can name it (Milvus's primary key: ``"pk"`` in langchain-milvus)."""
 
     metadata_prefix: str = ""
     text_key: str | None = None
     canonical_id: Callable[[Any], str | None] = str
+    id_key: str | None = None
 
 
 @dataclass(frozen=True)
@@ -164,7 +175,10 @@ class Profile:
     ``filters``: the ``where=`` dialect. ``upsert_metadata``: an upsert ``"replace"``s the record
     or ``"merge"``s metadata into it (and keeps the text when none is given).
     ``duplicate_ids_in_batch``: a repeated id in one write is an ``"error"``
-    (``duplicate_ids_message``, ``{ids}``) or the ``"last_wins"``. ``nested_metadata``: whether
+    (``duplicate_ids_message``, ``{ids}``) or the ``"last_wins"``. ``upsert_slot``: an upsert
+    of an existing id ``"keep"``s its insertion slot (ties, listings) or moves it to the
+    ``"end"`` as a delete and insert would (Milvus); with ``"end"`` a repeated id in one batch
+    takes the place of its last occurrence. ``nested_metadata``: whether
     metadata values may be dicts and nested lists (JSON payloads). ``accepts_zero_vectors``:
     whether the all-zero vector may be stored and queried (its cosine is 0).
     ``dimension_error``: the exception type for a vector of the wrong width.
@@ -184,6 +198,7 @@ class Profile:
     nested_metadata: bool = True
     accepts_zero_vectors: bool = False
     native_filter: NativeFilter | None = None
+    upsert_slot: Literal["keep", "end"] = "keep"
     evidence: tuple[tuple[str, str], ...] = ()
     _variant: MetricVariant = field(init=False, repr=False, compare=False)
 
@@ -213,6 +228,7 @@ class Profile:
             self.duplicate_ids_in_batch,
             ("error", "last_wins"),
         )
+        _check_choice("Profile", "upsert_slot", self.upsert_slot, ("keep", "end"))
         _check_type("Profile", "ids", self.ids, IdRule)
         _check_type("Profile", "k", self.k, KRule)
         if not (

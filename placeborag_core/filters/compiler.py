@@ -188,6 +188,11 @@ def compile_filter(
     if where is None:
         return Everything()
     check_filter_depth(where, "where")
+    if dialect.parse is not None:
+        if isinstance(where, Predicate):
+            return where
+        parsed: Predicate = dialect.parse(where)
+        return parsed
     if dialect.validate is not None:
         try:
             dialect.validate(where)

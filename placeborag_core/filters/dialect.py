@@ -79,6 +79,10 @@ class FilterDialect:
     ``contains_elements``: how ``$contains``/``$not_contains`` compare a number with the elements of
     a list value: ``"numeric"`` (``2 == 2.0``) or ``"same_type"`` (an int operand finds only int
     elements, a float operand only float elements, as in Chroma).
+    ``parse``: the engine's own filter reader, for an engine whose filters are not the core's
+    dicts (Milvus's expression strings): every ``where=`` that is not a callable goes to it
+    instead of the core compiler, and it returns a compiled predicate or raises the engine's
+    error.
     """
 
     name: str
@@ -97,6 +101,7 @@ class FilterDialect:
     int_vs_float_operand: Literal["exact", "truncate"] = "exact"
     contains_elements: Literal["numeric", "same_type"] = "numeric"
     error_suffix: str = ""  # ends validation messages; "{call}" names the call (query, get)
+    parse: Callable[[Any], Any] | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name:
@@ -119,10 +124,10 @@ class FilterDialect:
                     f"FilterDialect.{field_name} must be one of "
                     f"{', '.join(map(repr, allowed_values))}, got {shown(value)}"
                 )
-        if self.validate is not None and not callable(self.validate):
-            raise TypeError(
-                f"FilterDialect.validate must be callable or None, got {shown(self.validate)}"
-            )
+        for hook in ("validate", "parse"):
+            value = getattr(self, hook)
+            if value is not None and not callable(value):
+                raise TypeError(f"FilterDialect.{hook} must be callable or None, got {shown(value)}")
 
 
 _CHOICES: dict[str, tuple[object, ...]] = {

@@ -40,7 +40,11 @@ class Namespaces:
         if part is None:
             grouped = self._profile.variant.formula.row_groups
             part = self._parts[namespace] = Partition(dimension, grouped=grouped)
-        part.put(batch, merge=self._profile.upsert_metadata == "merge")
+        part.put(
+            batch,
+            merge=self._profile.upsert_metadata == "merge",
+            move=self._profile.upsert_slot == "end",
+        )
 
     def delete(self, namespace: str, ids: list[str]) -> int:
         """Delete ids (as orphans if the store keeps them); returns how many existed."""

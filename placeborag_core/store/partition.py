@@ -172,9 +172,20 @@ class Partition:
 
     # ------------------------------------------------------------------ writes
 
-    def put(self, batch: Batch, merge: bool) -> None:
-        """Write a batch: existing ids in place, new ids appended in one block, in batch order."""
+    def put(self, batch: Batch, merge: bool, move: bool = False) -> None:
+        """Write a batch: existing ids in place, new ids appended in one block, in batch order.
+
+        ``move``: an existing id is deleted and appended with the new ones instead (Milvus's
+        upsert; ``merge`` does not combine with it)."""
         rows = self.rows
+        if move:
+            for record_id in batch.ids:
+                row = rows.pop(record_id, None)
+                if row is not None:
+                    self._unindex(row, self.metas[row] or {})
+                    self.texts[row] = None
+                    self.metas[row] = None
+                    self._kill(row)
         new: list[int] = []
         for i, record_id in enumerate(batch.ids):
             row = rows.get(record_id)
