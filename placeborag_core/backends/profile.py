@@ -86,7 +86,9 @@ class KRule:
         _check_exception_type("KRule", "error", self.error)
         _check_exception_type("KRule", "type_error", self.type_error)
         _check_exception_type("KRule", "limit_error", self.limit_error)
-        if self.limit is not None and (isinstance(self.limit, bool) or not isinstance(self.limit, int) or self.limit < 1):
+        if self.limit is not None and (
+            isinstance(self.limit, bool) or not isinstance(self.limit, int) or self.limit < 1
+        ):
             raise ValueError(f"KRule.limit must be a positive int or None, got {shown(self.limit)}")
 
     def check(self, k: Any) -> None:

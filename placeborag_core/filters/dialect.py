@@ -127,7 +127,9 @@ class FilterDialect:
         for hook in ("validate", "parse"):
             value = getattr(self, hook)
             if value is not None and not callable(value):
-                raise TypeError(f"FilterDialect.{hook} must be callable or None, got {shown(value)}")
+                raise TypeError(
+                    f"FilterDialect.{hook} must be callable or None, got {shown(value)}"
+                )
 
 
 _CHOICES: dict[str, tuple[object, ...]] = {

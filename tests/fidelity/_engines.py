@@ -29,6 +29,8 @@ ENGINE_METRICS: dict[str, tuple[str, ...]] = {
     "chroma": ("l2", "cosine", "ip"),
     "qdrant": ("cosine", "dot", "euclid"),
     "faiss": ("l2", "ip"),
+    "milvus": ("cosine", "l2", "ip"),
+    "milvus_int64": ("cosine",),
 }
 """Our metric names per engine (the profile's names), each driven on the real engine."""
 
@@ -275,10 +277,149 @@ class FaissSide:
         pass
 
 
-def real_side(engine: str, metric: str, dim: int) -> ChromaSide | QdrantSide | FaissSide:
+def real_side(
+    engine: str, metric: str, dim: int
+) -> ChromaSide | QdrantSide | FaissSide | MilvusSide:
     """A fresh, empty real collection of an engine."""
     if engine == "chroma":
         return ChromaSide(metric)
     if engine == "qdrant":
         return QdrantSide(metric, dim)
+    if engine in ("milvus", "milvus_int64"):
+        return MilvusSide(metric, dim, "int" if engine == "milvus_int64" else "string")
     return FaissSide(metric, dim)
+
+
+# --- Milvus: one Milvus Lite 2.5 server per test process, a pool of shared collections ---------
+
+MILVUS_POOL_DIM = 32
+"""Every pooled collection has this width; a side of a smaller width pads its vectors with zeros
+(exactly the same scores: a zero component adds nothing), so one collection per (metric, id
+type) serves every drawn dimension. Vectors of any other width go unpadded, and the engine
+rejects them as it would."""
+
+_milvus: dict[str, Any] = {}
+_milvus_free: dict[tuple[str, str], list[str]] = {}
+
+
+def milvus_client() -> Any:
+    """The process's Milvus Lite client, started on first use (3 attempts: milvus-lite 2.5.1's
+    server occasionally fails to open its storage; a fresh path starts)."""
+    if "client" not in _milvus:
+        import logging
+        import shutil
+        import tempfile
+
+        from milvus_lite.server_manager import server_manager_instance
+        from pymilvus import MilvusClient
+
+        logging.getLogger("pymilvus").disabled = True  # it logs every rejected request
+        root = tempfile.mkdtemp(prefix="placeborag-milvus-")
+        os.environ["GLOG_log_dir"] = root  # noqa: SIM112 - glog's own variable name
+        last: Exception | None = None
+        for attempt in range(3):
+            try:
+                client = MilvusClient(os.path.join(root, f"m{attempt}.db"), db_name="default")
+            except Exception as error:  # the start failure is a plain MilvusException
+                last = error
+                server_manager_instance.release_all()
+                continue
+            _milvus.update(client=client, root=root, attempts=attempt + 1)
+            break
+        else:
+            shutil.rmtree(root, ignore_errors=True)
+            raise RuntimeError(f"Milvus Lite did not start in 3 attempts: {last}")
+    return _milvus["client"]
+
+
+def release_milvus() -> None:
+    """Stop the Milvus Lite server and remove its files (a no-op if it never started)."""
+    if "client" not in _milvus:
+        return
+    import shutil
+
+    from milvus_lite.server_manager import server_manager_instance
+
+    _milvus["client"].close()
+    server_manager_instance.release_all()
+    shutil.rmtree(_milvus["root"], ignore_errors=True)
+    _milvus.clear()
+    _milvus_free.clear()
+
+
+MILVUS_METRICS = {"cosine": "COSINE", "l2": "L2", "ip": "IP"}
+
+
+class MilvusSide:
+    """A pooled Milvus collection (quick setup: AUTOINDEX, dynamic fields), emptied when the
+    side closes. Metadata keys are dynamic fields; the primary key is ``id`` (VARCHAR, or INT64
+    for ``id_type="int"``). Filters are Milvus expression strings; a core dict filter is
+    translated by the profile's own ``expression_of`` (both sides then read the same string)."""
+
+    def __init__(self, metric: str, dim: int, id_type: str = "string") -> None:
+        self.client = milvus_client()
+        self.dim = dim
+        self.int_ids = id_type == "int"
+        free = _milvus_free.setdefault((metric, id_type), [])
+        if free:
+            self.name = free.pop()
+        else:
+            self.name = f"pool_{metric}_{id_type}_{next(_names)}"
+            extra = {} if self.int_ids else {"max_length": 65535}
+            self.client.create_collection(
+                self.name, dimension=MILVUS_POOL_DIM, metric_type=MILVUS_METRICS[metric],
+                id_type=id_type, **extra,
+            )  # fmt: skip
+        self.pool = (metric, id_type)
+
+    def key(self, record_id: str) -> Any:
+        return int(record_id) if self.int_ids else record_id
+
+    def vector(self, vector: Any) -> list[float]:
+        values = [float(x) for x in np.asarray(vector, dtype=np.float64).ravel()]
+        if len(values) == self.dim:
+            values += [0.0] * (MILVUS_POOL_DIM - self.dim)
+        return values
+
+    def upsert(self, ids: Sequence[str], vectors: Any, metas: Sequence[Meta]) -> None:
+        rows = [
+            {**dict(m), "id": self.key(i), "vector": self.vector(v)}
+            for i, v, m in zip(ids, vectors, metas, strict=True)
+        ]
+        if rows:
+            self.client.upsert(self.name, rows)
+
+    def delete(self, ids: Sequence[str]) -> None:
+        if ids:
+            self.client.delete(self.name, ids=[self.key(i) for i in ids])
+
+    def query(
+        self,
+        vector: Any,
+        k: Any,
+        where: Meta | str | None = None,
+        ids: Sequence[str] | None = None,
+    ) -> list[Hit]:
+        from placeborag_core.backends.milvus.filters import expression_of, literal_text
+
+        expr = "" if where is None else where if isinstance(where, str) else expression_of(where)
+        if ids is not None:
+            # Milvus rejects ``id in []``; an id no record has stands for "none allowed"
+            listed = ", ".join(literal_text(self.key(i)) for i in ids) or (
+                str(-(2**63)) if self.int_ids else '"no such id"'
+            )
+            expr = f"({expr}) and id in [{listed}]" if expr else f"id in [{listed}]"
+        found = self.client.search(self.name, [self.vector(vector)], limit=k, filter=expr)
+        return [Hit(str(h["id"]), float(h["distance"])) for h in found[0]]
+
+    def listing(self) -> Listing:
+        rows = self.client.query(self.name, filter="", limit=16384, output_fields=["*"])
+        return [
+            (str(r["id"]), {k: v for k, v in r.items() if k not in ("id", "vector")}) for r in rows
+        ]
+
+    def close(self) -> None:
+        rows = self.client.query(self.name, filter="", limit=16384, output_fields=["id"])
+        if rows:
+            self.client.delete(self.name, ids=[r["id"] for r in rows])
+        _milvus_free.setdefault(self.pool, []).append(self.name)

@@ -10,8 +10,20 @@ from hypothesis import HealthCheck, Phase, settings
 
 from ._engines import ENGINE_METRICS
 
-DISTRIBUTIONS = {"chroma": "chromadb", "qdrant": "qdrant-client", "faiss": "faiss-cpu"}
-MODULES = {"chroma": "chromadb", "qdrant": "qdrant_client", "faiss": "faiss"}
+DISTRIBUTIONS = {
+    "chroma": "chromadb",
+    "qdrant": "qdrant-client",
+    "faiss": "faiss-cpu",
+    "milvus": "milvus-lite",
+    "milvus_int64": "milvus-lite",
+}
+MODULES = {
+    "chroma": "chromadb",
+    "qdrant": "qdrant_client",
+    "faiss": "faiss",
+    "milvus": "milvus_lite",
+    "milvus_int64": "milvus_lite",
+}
 
 FIDELITY = settings(
     derandomize=True,

@@ -14,7 +14,7 @@ import pytest
 from ._cases import CHROMA_ILLEGAL_WHERE
 from ._divergences import KNOWN
 from ._params import engine_metric_params
-from ._runners import QDRANT_ILLEGAL_WHERE, Outcome, error_cases
+from ._runners import MILVUS_ILLEGAL_WHERE, QDRANT_ILLEGAL_WHERE, Outcome, error_cases
 
 pytestmark = pytest.mark.fidelity
 
@@ -36,12 +36,16 @@ def test_errors_agree_with_the_engine(engine: str, metric: str) -> None:
 
 @pytest.mark.parametrize(
     ("engine", "count"),
-    [("chroma", len(CHROMA_ILLEGAL_WHERE)), ("qdrant", len(QDRANT_ILLEGAL_WHERE))],
+    [
+        ("chroma", len(CHROMA_ILLEGAL_WHERE)),
+        ("qdrant", len(QDRANT_ILLEGAL_WHERE)),
+        ("milvus", len(MILVUS_ILLEGAL_WHERE)),
+    ],
 )
 def test_every_illegal_filter_is_compared(engine: str, count: int) -> None:
     from ._params import installed
 
     if not installed(engine):
         pytest.skip(f"{engine} is not installed")
-    outcomes = error_cases(engine, "cosine" if engine == "qdrant" else "l2")
+    outcomes = error_cases(engine, "cosine" if engine in ("qdrant", "milvus") else "l2")
     assert len([o for o in outcomes if o.behaviour == "filter errors"]) == count

@@ -231,9 +231,9 @@ def tokenize(text: str) -> list[_Token]:
         number = _INT.match(text, i)
         if number:
             digits = number.group()
-            value = int(digits, 8) if digits.startswith("0") else int(digits)
+            integer = int(digits, 8) if digits.startswith("0") else int(digits)
             # Past int64 the engine's parser falls back to a double (measured: no error).
-            literal = value if value < 2**63 else float(value)
+            literal: int | float = integer if integer < 2**63 else float(integer)
             tokens.append(_Token("lit", digits, literal))
             i = number.end()
             continue
@@ -324,7 +324,7 @@ class _Parser:
                 left = Like(left, pattern.value)
                 continue
             if op == "**":
-                if _POW <= power:
+                if power >= _POW:
                     return left
                 self.take()
                 left = Binary("**", left, self.expression(_POW - 1))

@@ -37,13 +37,14 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+import numpy as np
+
 from placeborag_core.backends.milvus import expressions as ex
 from placeborag_core.backends.milvus.errors import MilvusFilterError, invalid_expr, segcore
 from placeborag_core.backends.profile import NativeWhere, PayloadLayout
 from placeborag_core.errors import FilterError
 from placeborag_core.filters.predicates import (
-    AllOf,
-    AnyOf,
+    BoolMask,
     ColumnView,
     Everything,
     Predicate,
@@ -89,15 +90,12 @@ def _not_supported() -> MilvusFilterError:
 
 
 def _json_type_error(type_name: str = "JSON") -> MilvusFilterError:
-    return segcore(
-        f" => expr type check failed, actual type: {type_name}", f"{_PLAN_PROTO}:550"
-    )
+    return segcore(f" => expr type check failed, actual type: {type_name}", f"{_PLAN_PROTO}:550")
 
 
 def _empty_term() -> MilvusFilterError:
     return segcore(
-        'Assert "fields_.find(field_id) != fields_.end()"  => Cannot find field with '
-        "field_id: 0",
+        'Assert "fields_.find(field_id) != fields_.end()"  => Cannot find field with field_id: 0',
         "common/Schema.h:178",
     )
 
@@ -166,8 +164,9 @@ def json_order(value: Any, operand: Any) -> int | None:
     elif isinstance(operand, str):
         if not isinstance(value, str):
             return None
-        left, right = value.encode("utf-8", "surrogatepass"), operand.encode(
-            "utf-8", "surrogatepass"
+        left, right = (
+            value.encode("utf-8", "surrogatepass"),
+            operand.encode("utf-8", "surrogatepass"),
         )
     elif _numeric(value) and _numeric(operand):
         if isinstance(value, int) and isinstance(operand, int):
@@ -178,7 +177,7 @@ def json_order(value: Any, operand: Any) -> int | None:
                 return None
     else:
         return None
-    return (left > right) - (left < right)
+    return int(left > right) - int(left < right)
 
 
 _TESTS: dict[str, Callable[[int], bool]] = {
@@ -231,9 +230,7 @@ class _Getter:
             return MISSING if text is None else text
         value: Any = view.metadata_at(row)
         for step in self.path:
-            if isinstance(step, str) and isinstance(value, Mapping) and step in value:
-                value = value[step]
-            elif isinstance(step, int) and isinstance(value, list) and step < len(value):
+            if (isinstance(step, str) and isinstance(value, Mapping) and step in value) or (isinstance(step, int) and isinstance(value, list) and step < len(value)):
                 value = value[step]
             else:
                 return MISSING
@@ -261,6 +258,46 @@ class _Fails(RecordPredicate):
         raise self.error
 
 
+class _And(Predicate):
+    """Milvus's conjunction: its operands are evaluated in order over the rows, and once no
+    row is left true the rest are skipped (so an operand that would fail while it runs does
+    not, as in the engine)."""
+
+    def __init__(self, children: Sequence[Predicate]) -> None:
+        self.children = tuple(children)
+
+    def row_matches(self, view: ColumnView, row: int) -> bool:
+        return all(child.row_matches(view, row) for child in self.children)
+
+    def mask(self, view: ColumnView) -> BoolMask:
+        live = view.live_rows()
+        out = np.ones(view.n_rows, dtype=bool)
+        for child in self.children:
+            if not out[live].any():
+                break
+            out &= child.mask(view)
+        return out
+
+
+class _Or(Predicate):
+    """Milvus's disjunction: evaluated in order, the rest skipped once every row is true."""
+
+    def __init__(self, children: Sequence[Predicate]) -> None:
+        self.children = tuple(children)
+
+    def row_matches(self, view: ColumnView, row: int) -> bool:
+        return any(child.row_matches(view, row) for child in self.children)
+
+    def mask(self, view: ColumnView) -> BoolMask:
+        live = view.live_rows()
+        out = np.zeros(view.n_rows, dtype=bool)
+        for child in self.children:
+            if len(live) and out[live].all():
+                break
+            out |= child.mask(view)
+        return out
+
+
 # --- planner ---------------------------------------------------------------------------------
 
 
@@ -286,7 +323,7 @@ class _Planner:
         schema = self.schema
         if node.name == "$meta":
             return _Typed(_Getter("json", node.path), None)
-        if node.name == schema.id_field or node.name == schema.text_field:
+        if node.name in (schema.id_field, schema.text_field):
             if node.path:
                 raise self.invalid()
             if node.name == schema.id_field:
@@ -318,7 +355,7 @@ class _Planner:
     def plan(self, node: ex.Node) -> Predicate:
         if isinstance(node, ex.Binary) and node.op in ("and", "or"):
             parts = [self.plan(node.left), self.plan(node.right)]
-            return AllOf(parts) if node.op == "and" else AnyOf(parts)
+            return _And(parts) if node.op == "and" else _Or(parts)
         if isinstance(node, ex.Unary) and node.op == "not":
             if self.is_condition(node.operand):
                 self.plan(node.operand)  # its own errors come first
@@ -403,9 +440,7 @@ class _Planner:
         if any(_kind(value) is not first for value in values):
             return _Fails(_term_kind_error(first))
         negated = node.negated
-        return _Test(
-            field.getter, lambda v: any(json_equal(v, item) for item in values) != negated
-        )
+        return _Test(field.getter, lambda v: any(json_equal(v, item) for item in values) != negated)
 
     def like(self, node: ex.Like) -> Predicate:
         field = self.name(node.operand)
@@ -429,9 +464,11 @@ class _Planner:
         if node.name == "json_contains":
             value = self.literal(node.args[1])
             if value is MISSING:
-                return _Test(field.getter, lambda v: False) if isinstance(
-                    node.args[1], ex.ListLit
-                ) else self._raise_invalid()
+                return (
+                    _Test(field.getter, lambda v: False)
+                    if isinstance(node.args[1], ex.ListLit)
+                    else self._raise_invalid()
+                )
             return _Test(
                 field.getter,
                 lambda v: isinstance(v, list) and any(json_equal(e, value) for e in v),

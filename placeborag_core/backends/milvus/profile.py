@@ -19,8 +19,15 @@ import numpy.typing as npt
 
 from placeborag_core.backends.default import CORE_DIALECT_OPERATORS
 from placeborag_core.backends.faiss import HeapTies
-from placeborag_core.backends.formulas import DOT_F32, SQUARED_L2_F32, Formula, Matrix, Vector
-from placeborag_core.backends.formulas import nonzero, query32
+from placeborag_core.backends.formulas import (
+    DOT_F32,
+    SQUARED_L2_F32,
+    Formula,
+    Matrix,
+    Vector,
+    nonzero,
+    query32,
+)
 from placeborag_core.backends.milvus.errors import (
     MilvusDimensionError,
     MilvusParamError,

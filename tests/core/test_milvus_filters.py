@@ -1,0 +1,145 @@
+"""The milvus profiles' expression reader, without the engine: the measured rules of
+docs/engines/milvus.md#filter-expressions on a few records (the fidelity suite compares every
+rule with Milvus itself)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from placeborag_core import FakeVectorStore
+from placeborag_core.backends import PROFILES, PayloadLayout
+from placeborag_core.backends.milvus.errors import MilvusFilterError, MilvusParamError
+from placeborag_core.backends.milvus.filters import expression_of, read_milvus_filter
+
+RECORDS: list[tuple[str, dict[str, Any]]] = [
+    ("r1", {"color": "red", "n": 1}),
+    ("r2", {"color": "blue", "n": 5}),
+    ("r3", {"n": 10}),
+    ("r4", {"color": None, "tags": ["x", "y"]}),
+    ("r5", {"n": "5", "flag": True}),
+    ("r6", {"n": 1.0, "obj": {"a": 1}}),
+]
+
+
+def found(where: Any, profile: str = "milvus") -> list[str]:
+    store = FakeVectorStore(profile=profile)
+    records = (
+        RECORDS if profile == "milvus" else [(str(i + 1), m) for i, (_, m) in enumerate(RECORDS)]
+    )
+    store.upsert_many([(i, None, m, [1.0, 0.5]) for i, m in records])
+    return sorted(m.id for m in store.query([1.0, 0.5], 10, where=where))
+
+
+@pytest.mark.parametrize(
+    ("expr", "ids"),
+    [
+        ('color == "red"', ["r1"]),
+        ("n == 1", ["r1", "r6"]),
+        ('color != "red"', ["r2", "r3", "r4", "r5", "r6"]),  # missing and null match !=
+        ("n > 2", ["r2", "r3"]),  # the string "5" does not compare with a number
+        ('n > "4"', ["r5"]),
+        ("1 == n", ["r2", "r3", "r4", "r5"]),  # a literal on the left swaps == and !=
+        ("5 > n", ["r1", "r6"]),
+        ('color in ["red", "blue"]', ["r1", "r2"]),
+        ('color not in ["red"]', ["r2", "r3", "r4", "r5", "r6"]),
+        ('color like "r%"', ["r1"]),
+        ('color like "%"', []),
+        ('json_contains(tags, "x")', ["r4"]),
+        ("array_length(tags) == 0", ["r1", "r2", "r3", "r5", "r6"]),
+        ('obj["a"] == 1', ["r6"]),
+        ('$meta["color"] == "red"', ["r1"]),
+        ('id in ["r1", "r3"]', ["r1", "r3"]),
+        ('color == "red" or n == 10', ["r1", "r3"]),
+        ('color == "red" AND n == 10', ["r1"]),  # AND is not a keyword: the rest is ignored
+        ("(n == 10", ["r3"]),
+        ("flag == true", ["r5"]),
+        ("flag == 1", []),
+        ("", ["r1", "r2", "r3", "r4", "r5", "r6"]),
+        ({"n": {"$gte": 5}}, ["r2", "r3"]),
+    ],
+)
+def test_expressions_mean_what_milvus_measured(expr: Any, ids: list[str]) -> None:
+    assert found(expr) == ids
+
+
+@pytest.mark.parametrize(
+    ("expr", "code", "text"),
+    [
+        ('not (color == "red")', 2000, "unsupported expr proto node"),
+        ("not color", 1100, "Invalid expr: not color: invalid parameter"),
+        ("color", 2000, "expr type check failed, actual type: JSON"),
+        ("exists color", 1100, "Invalid expr: exists color: invalid parameter"),
+        ("1 < n < 5", 1100, "invalid parameter"),
+        ("n + 1 == 2", 1100, "invalid parameter"),
+        ('color == "red" and', 1100, "invalid parameter"),
+        ("n in []", 2000, "Cannot find field with field_id: 0"),
+        ('n in [1, "5"]', 2000, "kInt64Val"),
+        ("color == title", 2000, "unsupported left datatype:JSON of compare expr"),
+        ("id == 5", 1100, "Invalid expr: id == 5: invalid parameter"),
+    ],
+)
+def test_rejected_expressions_raise_milvus_errors(expr: str, code: int, text: str) -> None:
+    with pytest.raises(MilvusFilterError) as caught:
+        found(expr)
+    assert caught.value.code == code
+    assert text in str(caught.value)
+    assert str(caught.value).startswith(f"<MilvusException: (code={code}, message=")
+
+
+def test_errors_raised_while_rows_are_read_need_rows() -> None:
+    store = FakeVectorStore(profile="milvus")
+    assert store.query([1.0, 0.5], 3, where="color == title") == []
+    assert found('json_contains(tags, "q") and color == title') == []  # skipped: none left
+
+
+def test_int64_keys_list_and_filter_as_numbers() -> None:
+    store = FakeVectorStore(profile="milvus_int64")
+    store.upsert_many([(i, None, {}, [1.0, 0.0]) for i in ("10", "9", "-3", "007")])
+    assert store.ids() == ["-3", "7", "9", "10"]
+    assert found("2 < id <= 5", "milvus_int64") == ["3", "4", "5"]
+    with pytest.raises(MilvusFilterError, match="invalid parameter"):
+        found('id == "5"', "milvus_int64")
+    with pytest.raises(ValueError, match="should be a int64"):
+        store.upsert("a", None, vector=[1.0, 0.0])
+
+
+def test_upsert_moves_a_record_to_the_end_and_ties_follow() -> None:
+    store = FakeVectorStore(profile="milvus", metric="l2")
+    store.upsert_many([(i, None, {}, [0.6, 0.8]) for i in "abcde"])
+    store.upsert("b", None, vector=[0.6, 0.8])
+    assert [m.id for m in store.query([1.0, 0.0], 5)] == ["a", "c", "d", "e", "b"]
+    assert store.ids() == ["a", "b", "c", "d", "e"]  # listings: primary-key order
+    heap = FakeVectorStore(profile="milvus", metric="cosine")
+    heap.upsert_many([(i, None, {}, [0.6, 0.8]) for i in "abcde"])
+    assert [m.id for m in heap.query([1.0, 0.0], 2)] == ["b", "a"]  # knowhere's heap
+
+
+def test_limit_rules() -> None:
+    store = FakeVectorStore(profile="milvus")
+    store.upsert("a", None, vector=[1.0, 0.0])
+    with pytest.raises(MilvusParamError, match=r"`limit` value 0 is illegal"):
+        store.query([1.0, 0.0], 0)
+    with pytest.raises(ValueError, match="invalid parameter"):
+        store.query([1.0, 0.0], 16385)
+    assert len(store.query([1.0, 0.0], 16384)) == 1
+
+
+def test_dicts_become_expressions() -> None:
+    assert expression_of({"color": "red", "n": {"$gt": 1, "$lt": 5}}) == (
+        'color == "red" and n > 1 and n < 5'
+    )
+    assert expression_of({"$or": [{"a b": True}, {"tags": {"$contains": "x"}}]}) == (
+        '((a b) or (json_contains(tags, "x")))'.replace("a b", '$meta["a b"] == true')
+    )
+    with pytest.raises(ValueError, match="no Milvus expression"):
+        expression_of({"title": {"$text_match": "a"}})
+
+
+def test_the_native_reader_knows_the_integration_fields() -> None:
+    layout = PayloadLayout(text_key="text", id_key="pk")
+    read = read_milvus_filter('pk == "a" and text like "refund%"', layout)
+    assert read.where is not None
+    assert read_milvus_filter("", layout).where is None
+    assert PROFILES["milvus"].native_filter is read_milvus_filter
