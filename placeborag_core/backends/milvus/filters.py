@@ -210,6 +210,13 @@ def like_regex(pattern: str) -> re.Pattern[str] | None:
 # --- predicates ------------------------------------------------------------------------------
 
 
+def _step(value: Any, step: str | int) -> Any:
+    """``value[step]`` along a JSON path (a key of an object, an index of a list), or MISSING."""
+    if isinstance(step, str):
+        return value[step] if isinstance(value, Mapping) and step in value else MISSING
+    return value[step] if isinstance(value, list) and step < len(value) else MISSING
+
+
 class _Getter:
     """Reads one named value of the record in a row: a JSON path, the id (an int for an INT64
     key) or the text."""
@@ -230,10 +237,9 @@ class _Getter:
             return MISSING if text is None else text
         value: Any = view.metadata_at(row)
         for step in self.path:
-            if (isinstance(step, str) and isinstance(value, Mapping) and step in value) or (isinstance(step, int) and isinstance(value, list) and step < len(value)):
-                value = value[step]
-            else:
-                return MISSING
+            value = _step(value, step)
+            if value is MISSING:
+                break
         return value
 
 
