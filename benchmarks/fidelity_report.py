@@ -12,7 +12,7 @@ evidence) or counted as a disagreement; the exit status is 1 if there is any dis
 (from the repository root: the cases come from the ``tests.fidelity`` package).
 
 Engines ``lc-*`` are LangChain integrations (``placeborag_langchain.PlaceboVectorStore`` against
-``langchain_chroma`` / ``langchain_qdrant`` / langchain-community FAISS), ``ll-*`` LlamaIndex
+``langchain_chroma`` / ``langchain_qdrant`` / langchain-community FAISS), ``li-*`` LlamaIndex
 ones (``placeborag_llamaindex.PlaceboVectorStore`` against llama-index's Chroma/Qdrant stores).
 """
 

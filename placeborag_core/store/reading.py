@@ -113,8 +113,8 @@ class ReadMethods:
     ) -> list[Match]:
         """The ``k`` best records for a text or a vector, best first, by the profile's score.
 
-        ``where`` filters on metadata (see ``filters.py``) and ``where_document`` on the text
-        (Chroma's dialect, see ``document_filters.py``), both at the filter step; ``ids``
+        ``where`` filters on metadata (the profile's dialect) and ``where_document`` on the text
+        (Chroma's dialect, ``filters/documents.py``), both at the filter step; ``ids``
         restricts candidates to those ids (an empty collection allows none); ``fetch_k`` is how
         many nearest records filter mode ``post`` fetches before filtering (default ``k``;
         ignored in ``pre``). Fewer than ``k`` results come back when fewer records qualify.
