@@ -2,7 +2,8 @@
 
 Runs the differential cases of ``tests/fidelity`` (the same generators, driven by a seeded
 ``random.Random`` instead of hypothesis) through our ``FakeVectorStore`` profiles and through
-the real engines in process: chromadb EphemeralClient, qdrant-client ``:memory:``, faiss-cpu.
+the real engines in process: chromadb EphemeralClient, qdrant-client ``:memory:``, faiss-cpu,
+Milvus Lite 2.5 (the Milvus 2.5 core, a child process stopped at the end).
 Every difference is either explained by a known divergence (listed with its reason and
 evidence) or counted as a disagreement; the exit status is 1 if there is any disagreement.
 
@@ -28,7 +29,7 @@ os.environ["ANONYMIZED_TELEMETRY"] = "False"
 
 from tests.fidelity._divergences import KNOWN
 from tests.fidelity._draw import RandomDraw
-from tests.fidelity._engines import ENGINE_METRICS
+from tests.fidelity._engines import ENGINE_METRICS, release_milvus
 from tests.fidelity._params import DISTRIBUTIONS, installed
 from tests.fidelity._runners import (
     Outcome,
@@ -121,15 +122,24 @@ def main(argv: list[str] | None = None) -> int:
         help="drawn cases per backend and metric for the LangChain/LlamaIndex comparisons",
     )  # fmt: skip
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--engines", nargs="*", default=None,
+        help="only these engines (e.g. milvus milvus_int64); default: every installed one",
+    )  # fmt: skip
     parser.add_argument("--markdown", action="store_true", help="print the table as markdown")
     args = parser.parse_args(argv)
 
     outcomes: list[Outcome] = []
-    for engine in ENGINE_METRICS:
-        if not installed(engine):
-            print(f"skipped {engine}: {DISTRIBUTIONS[engine]} is not installed")
-            continue
-        outcomes += collect(engine, args.cases, args.sequences, args.seed)
+    try:
+        for engine in ENGINE_METRICS:
+            if args.engines is not None and engine not in args.engines:
+                continue
+            if not installed(engine):
+                print(f"skipped {engine}: {DISTRIBUTIONS[engine]} is not installed")
+                continue
+            outcomes += collect(engine, args.cases, args.sequences, args.seed)
+    finally:
+        release_milvus()  # the Milvus Lite server, if a milvus engine started it
 
     if args.integration_cases:
         outcomes += collect_integrations(args.integration_cases, args.seed)

@@ -179,8 +179,7 @@ class Profile:
     ``duplicate_ids_in_batch``: a repeated id in one write is an ``"error"``
     (``duplicate_ids_message``, ``{ids}``) or the ``"last_wins"``. ``upsert_slot``: an upsert
     of an existing id ``"keep"``s its insertion slot (ties, listings) or moves it to the
-    ``"end"`` as a delete and insert would (Milvus); with ``"end"`` a repeated id in one batch
-    takes the place of its last occurrence. ``nested_metadata``: whether
+    ``"end"`` as a delete and insert would (Milvus). ``nested_metadata``: whether
     metadata values may be dicts and nested lists (JSON payloads). ``accepts_zero_vectors``:
     whether the all-zero vector may be stored and queried (its cosine is 0).
     ``dimension_error``: the exception type for a vector of the wrong width.

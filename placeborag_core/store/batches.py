@@ -84,8 +84,6 @@ class BatchBuilder:
             dupes = ", ".join(i for i, c in counts.items() if c > 1)
             raise ValueError(self._profile.duplicate_ids_message.format(ids=dupes))
         last = {item[0]: item for item in raw}
-        if self._profile.upsert_slot == "end":  # each id where it last occurs
-            return [item for index, item in enumerate(raw) if last[item[0]] is item]
         return [last[record_id] for record_id in seen]
 
     def _vectors_for(self, raw: list[RawRecord]) -> npt.NDArray[np.float32]:

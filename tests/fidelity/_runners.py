@@ -198,6 +198,7 @@ MILVUS_ILLEGAL_WHERE: tuple[Any, ...] = (
     'n in [1, "5"]',
     "n in [1, 2.5]",
     "color == title",
+    "flag == fAlse",
     'tags == ["x"]',
     "json_contains_all(tags, [])",
     "color is null",
