@@ -9,12 +9,14 @@ be rejected by us too.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
 import pytest
 
 from ._cases import Dataset
+from ._engines import FakeSide, real_side
 from ._params import skip_unless_installed
 from ._runners import compare_query, tolerance
 
@@ -379,6 +381,18 @@ def _dataset(records: list[dict[str, Any]]) -> Dataset:
     return Dataset(kind="gauss", dim=4, ids=ids, vectors=vectors, metadatas=records)
 
 
+@pytest.fixture(scope="module")
+def milvus_filter_sides() -> Iterator[tuple[FakeSide, Any]]:
+    """The milvus profile and a Milvus collection holding the records, shared by the module's
+    Milvus filters (they only read)."""
+    data = _dataset(RECORDS + MILVUS_EXTRA)
+    fake, real = FakeSide("milvus", "cosine"), real_side("milvus", "cosine", data.dim)
+    fake.upsert(data.ids, data.vectors, data.metadatas)
+    real.upsert(data.ids, data.vectors, data.metadatas)
+    yield fake, real
+    real.close()
+
+
 def _params(engine: str, filters: list[Any]) -> list[Any]:
     return [
         pytest.param(engine, where, id=f"{engine}-{where}", marks=skip_unless_installed(engine))
@@ -392,14 +406,19 @@ def _params(engine: str, filters: list[Any]) -> list[Any]:
     + _params("qdrant", COMMON_FILTERS + QDRANT_FILTERS)
     + _params("milvus", COMMON_FILTERS + MILVUS_FILTERS),  # type: ignore[operator]
 )
-def test_filter_matches_the_same_records(engine: str, where: Any, sides: Any) -> None:
+def test_filter_matches_the_same_records(
+    engine: str, where: Any, sides: Any, request: pytest.FixtureRequest
+) -> None:
     extra = {"qdrant": QDRANT_EXTRA, "milvus": MILVUS_EXTRA}.get(engine, [])
     data = _dataset(RECORDS + extra)
     records = data.metadatas
     metric = "l2" if engine == "chroma" else "cosine"
-    fake, real = sides(engine, metric, data.dim)
-    fake.upsert(data.ids, data.vectors, data.metadatas)
-    real.upsert(data.ids, data.vectors, data.metadatas)
+    if engine == "milvus":  # one loaded pair for every filter: each Milvus write is a round trip
+        fake, real = request.getfixturevalue("milvus_filter_sides")
+    else:
+        fake, real = sides(engine, metric, data.dim)
+        fake.upsert(data.ids, data.vectors, data.metadatas)
+        real.upsert(data.ids, data.vectors, data.metadatas)
     query = np.ones(data.dim)
     verdict = compare_query(
         engine, fake, real, vector=query, k=len(records) + 3, where=where,

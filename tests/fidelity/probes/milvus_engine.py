@@ -173,7 +173,8 @@ def ties_and_listing(c: MilvusClient) -> None:
     for metric in ("COSINE", "IP"):
         name = f"mixed_{metric}"
         c.create_collection(name, dimension=2, metric_type=metric, id_type="string", max_length=16)
-        c.insert(name, [{"id": i, "vector": vectors[s]} for i, s in zip(labels, sequence)])
+        rows = zip(labels, sequence, strict=True)
+        c.insert(name, [{"id": i, "vector": vectors[s]} for i, s in rows])
         got = {k: search(c, name, [1.0, 0.0], k) for k in range(1, 10)}
         facts.check(
             f"milvus-ties-mixed-heap-{metric.lower()}",
