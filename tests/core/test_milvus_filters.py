@@ -143,3 +143,25 @@ def test_the_native_reader_knows_the_integration_fields() -> None:
     assert read.where is not None
     assert read_milvus_filter("", layout).where is None
     assert PROFILES["milvus"].native_filter is read_milvus_filter
+
+
+def test_typed_fields_take_literals_of_their_type() -> None:
+    from placeborag_core.backends.milvus.filters import Schema, read_expression
+
+    schema = Schema(
+        id_field="pk",
+        text_field="text",
+        fields={"color": "varchar", "n": "int64", "price": "double", "flag": "bool"},
+        dynamic=False,
+    )
+    for legal in ('color == "red"', "n == 1", "price == 2", "price > 1.5", "flag == true",
+                  "1 < n < 4", 'pk in ["a"]', 'text like "a%"', "n in [1, 2]"):  # fmt: skip
+        read_expression(legal, schema)
+    for illegal in ("n == 1.0", "n > 1.5", "color == 1", "flag == 1", "nosuch == 1",
+                    'json_contains(color, "x")', "exists color"):  # fmt: skip
+        with pytest.raises(MilvusFilterError, match="invalid parameter"):
+            read_expression(illegal, schema)
+    with pytest.raises(MilvusFilterError, match="actual type: INT64"):
+        read_expression("n", schema)
+    with pytest.raises(NotImplementedError, match="arithmetic"):
+        read_expression("n + 1 == 3", schema)

@@ -34,7 +34,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import numpy as np
@@ -60,18 +60,23 @@ __all__ = [
     "read_milvus_filter",
 ]
 
-FieldType = Literal["varchar", "int64"]
+FieldType = Literal["varchar", "int64", "double", "bool"]
+_KIND_OF_TYPE: dict[str, type] = {"varchar": str, "int64": int, "double": float, "bool": bool}
 
 
 @dataclass(frozen=True)
 class Schema:
-    """The typed fields an expression may name; every other name is a key of the record's
-    metadata (Milvus's dynamic field). ``id_field``/``id_type``: the primary key;
-    ``text_field``: the field holding the record's text (None: none)."""
+    """The typed fields an expression may name. ``id_field``/``id_type``: the primary key;
+    ``text_field``: the field holding the record's text (None: none); ``fields``: metadata keys
+    that are typed scalar fields of the collection (langchain-milvus builds them from its first
+    batch); ``dynamic``: whether any other name is a key of the record's metadata, Milvus's
+    dynamic JSON field (else naming it is an error)."""
 
     id_field: str = "id"
     id_type: FieldType = "varchar"
     text_field: str | None = None
+    fields: Mapping[str, FieldType] = field(default_factory=dict)
+    dynamic: bool = True
 
 
 class _Missing:
@@ -336,6 +341,13 @@ class _Planner:
                 source: Literal["id", "int_id"] = "int_id" if schema.id_type == "int64" else "id"
                 return _Typed(_Getter(source, ()), schema.id_type)
             return _Typed(_Getter("text", ()), "varchar")
+        typed = schema.fields.get(node.name)
+        if typed is not None:
+            if node.path:
+                raise self.invalid()
+            return _Typed(_Getter("json", (node.name,)), typed)
+        if not schema.dynamic:
+            raise self.invalid()
         return _Typed(_Getter("json", (node.name, *node.path)), None)
 
     def literal(self, node: ex.Node) -> Any:
@@ -352,9 +364,10 @@ class _Planner:
 
     def typed_value(self, field: _Typed, value: Any) -> Any:
         """``value`` checked against a typed field (the planner's check); JSON takes any."""
-        if field.type == "varchar" and not isinstance(value, str):
-            raise self.invalid()
-        if field.type == "int64" and _kind(value) is not int:
+        if field.type is None:
+            return value
+        kind = _kind(value)
+        if kind is not _KIND_OF_TYPE[field.type] and not (field.type == "double" and kind is int):
             raise self.invalid()
         return value
 
@@ -378,9 +391,17 @@ class _Planner:
         if isinstance(node, ex.Call):
             return self.call(node)
         named = self.name(node)
-        if named is not None:
-            raise _json_type_error("JSON" if named.type is None else "VarChar")
-        raise self.invalid()
+        if named is None:
+            raise self.invalid()
+        if named.type == "bool":  # accepted by the planner; the filter fails once it runs
+            return _Fails(
+                segcore(
+                    " => PhyFilterBitsNode result should be bitmap",
+                    "exec/operator/FilterBitsNode.cpp",
+                    operator=True,
+                )
+            )
+        raise _json_type_error("JSON" if named.type is None else named.type.upper())
 
     @staticmethod
     def is_condition(node: ex.Node) -> bool:
@@ -393,6 +414,13 @@ class _Planner:
         left, right = node.left, node.right
         if isinstance(left, ex.Call) and left.name == "array_length":
             return self.array_length(left, op, right)
+        for side in (left, right):
+            if isinstance(side, ex.Binary) and side.op in ("+", "-", "*", "/", "%", "**"):
+                operand = self.name(side.left) or self.name(side.right)
+                if operand is not None and operand.type is not None:
+                    raise NotImplementedError(
+                        "arithmetic on a typed Milvus field (e.g. n + 1 == 3) is not supported"
+                    )
         field, other = self.name(left), right
         if field is None:
             field, other = self.name(right), left
@@ -440,8 +468,8 @@ class _Planner:
         first = _kind(values[0])
         assert first is not None  # literals are scalars
         if field.type is not None:
-            wanted = str if field.type == "varchar" else int
-            if first is not wanted:
+            wanted = _KIND_OF_TYPE[field.type]
+            if first is not wanted and not (field.type == "double" and first is int):
                 return _Fails(_term_kind_error(wanted))
         if any(_kind(value) is not first for value in values):
             return _Fails(_term_kind_error(first))
@@ -450,7 +478,7 @@ class _Planner:
 
     def like(self, node: ex.Like) -> Predicate:
         field = self.name(node.operand)
-        if field is None or field.type == "int64":
+        if field is None or field.type not in (None, "varchar"):
             raise self.invalid()
         if node.pattern is None:
             return _Test(field.getter, lambda v: False)
