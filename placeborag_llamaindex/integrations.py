@@ -38,7 +38,13 @@ from types import MappingProxyType
 from typing import Literal
 
 from placeborag_core.backends import PROFILES, PayloadLayout
-from placeborag_llamaindex.filters import Translator, chroma_where, default_where, qdrant_where
+from placeborag_llamaindex.filters import (
+    Translator,
+    chroma_where,
+    default_where,
+    milvus_where,
+    qdrant_where,
+)
 from placeborag_llamaindex.nodes import node_record_id
 
 __all__ = ["INTEGRATIONS", "IntegrationFacts", "integration_for"]
@@ -82,6 +88,8 @@ class IntegrationFacts:
             replaces the query's filters (None: no such keyword).
         native_filter_payload: where the integration keeps a node in the engine's payload, for
             reading that filter with the profile's ``native_filter``.
+        default_metric: the engine metric when the store names none (None: the profile's;
+            ``MilvusVectorStore``'s ``similarity_metric`` defaults to IP).
         evidence: (fact, where it is documented) pairs.
     """
 
@@ -103,6 +111,7 @@ class IntegrationFacts:
     mmr_prefetch_factor: float | None = None
     native_filter_kwarg: str | None = None
     native_filter_payload: PayloadLayout | None = None
+    default_metric: str | None = None
     evidence: tuple[tuple[str, str], ...] = ()
 
     def __post_init__(self) -> None:
@@ -209,8 +218,35 @@ _QDRANT = IntegrationFacts(
     ),
 )
 
+_MILVUS = IntegrationFacts(
+    profile="milvus",
+    integration="llama_index.vector_stores.milvus.MilvusVectorStore",
+    translate_filters=milvus_where,
+    node_score=_same_score,
+    flat_metadata=False,
+    none_metadata_as_empty_string=False,
+    existing_id="replace",
+    duplicate_ids_in_add="last_wins",
+    honours_doc_ids=True,
+    honours_node_ids=True,
+    mmr="prefetch",
+    mmr_prefetch_factor=4.0,  # DEFAULT_MMR_PREFETCH_FACTOR, read from the integration's source
+    get_nodes_empty_ids="nothing",
+    delete_nodes_needs_ids=False,
+    unranked_score=None,
+    get_nodes_with_embedding=False,
+    default_metric="ip",
+    evidence=(
+        ("score", f"{DOC}#li-milvus-score (the engine's number: similarity, or squared L2)"),
+        ("metric", f"{DOC}#li-milvus-default-metric-ip"),
+        ("filters", f"{DOC}#li-milvus-filters; the engine's rules: docs/engines/milvus.md"),
+        ("add", f"{DOC}#li-milvus-existing-id (Milvus keeps both copies: a divergence)"),
+        ("mmr, get_nodes, delete_nodes", "read from the integration's source, not compared"),
+    ),
+)
+
 INTEGRATIONS: Mapping[str, IntegrationFacts] = MappingProxyType(
-    {facts.profile: facts for facts in (_DEFAULT, _CHROMA, _QDRANT)}
+    {facts.profile: facts for facts in (_DEFAULT, _CHROMA, _QDRANT, _MILVUS)}
 )
 
 

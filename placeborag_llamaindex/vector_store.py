@@ -98,7 +98,7 @@ class PlaceboVectorStore(BasePydanticVectorStore):
         store = FakeVectorStore(
             embedder=core_embedder,
             profile=self.profile,
-            metric=self.metric,
+            metric=self.metric if self.metric is not None else integration.default_metric,
             filter_mode=self.filter_mode,
             recall=self.recall,
             visibility=self.visibility,

@@ -177,7 +177,7 @@ def compile_filter_or_callable(
 
 
 def compile_filter(
-    where: Mapping[str, Any] | None, dialect: FilterDialect, call: str = "query"
+    where: Mapping[str, Any] | str | None, dialect: FilterDialect, call: str = "query"
 ) -> Predicate:
     """Validate ``where`` under ``dialect`` and compile it; raises FilterError, reads nothing.
 

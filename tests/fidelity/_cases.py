@@ -290,9 +290,10 @@ _RECOVERED = (
     "n == 0x1",
     'color == "red" and',
 )
-"""Text the engine's ANTLR parser recovers from (or not) at the end of an expression: drawn
-only as a whole filter. Inside a larger expression ANTLR's token deletion and insertion accept
-text the reader rejects (docs/engines/milvus.md#milvus-parser-recovery-nested)."""
+"""Text the engine's ANTLR parser recovers from (or not), drawn only as a whole filter: there
+the reader's rule (the rest is dropped from the first token that cannot continue the
+expression) is what the engine does. Inside parentheses ANTLR sometimes skips single tokens and
+goes on instead (docs/engines/milvus.md#milvus-parser-recovery-nested)."""
 
 
 def _milvus_condition(d: Draw, int_ids: bool, top: bool = True) -> str:

@@ -318,18 +318,60 @@ def milvus_client() -> Any:
         os.environ["GLOG_log_dir"] = root  # noqa: SIM112 - glog's own variable name
         last: Exception | None = None
         for attempt in range(3):
+            uri = os.path.join(root, f"m{attempt}.db")
             try:
-                client = MilvusClient(os.path.join(root, f"m{attempt}.db"), db_name="default")
+                client = MilvusClient(uri, db_name="default")
             except Exception as error:  # the start failure is a plain MilvusException
                 last = error
                 server_manager_instance.release_all()
                 continue
-            _milvus.update(client=client, root=root, attempts=attempt + 1)
+            _milvus.update(client=client, root=root, uri=uri, attempts=attempt + 1)
             break
         else:
             shutil.rmtree(root, ignore_errors=True)
             raise RuntimeError(f"Milvus Lite did not start in 3 attempts: {last}")
     return _milvus["client"]
+
+
+def milvus_uri() -> str:
+    """The ``.db`` path of the process's Milvus Lite server (integrations connect to it)."""
+    milvus_client()
+    return str(_milvus["uri"])
+
+
+_li_milvus_free: dict[str, list[str]] = {}
+
+
+def llamaindex_milvus_store(metric: str, dim: int) -> Any:
+    """A ``MilvusVectorStore`` on an empty pooled collection of the shared server: the first
+    store of a metric and width creates it (``overwrite=True``, ~0.5 s), later ones attach to a
+    free one (``overwrite=False``) that ``release_llamaindex_milvus_store`` emptied."""
+    from llama_index.vector_stores.milvus import MilvusVectorStore
+
+    key = f"{metric}_{dim}"
+    free = _li_milvus_free.setdefault(key, [])
+    reuse = bool(free)
+    name = free.pop() if reuse else f"li_{key}_{next(_names)}"
+    return MilvusVectorStore(
+        uri=milvus_uri(), dim=dim, collection_name=name, similarity_metric=metric.upper(),
+        overwrite=not reuse, db_name="default", use_async_client=False,
+    )  # fmt: skip
+
+
+def release_llamaindex_milvus_store(store: Any) -> None:
+    """Empty the store's collection and put it back in the pool (or drop it once it has taken
+    ``MILVUS_POOL_ROWS``)."""
+    client = milvus_client()
+    name = store.collection_name
+    rows = client.query(name, filter="", limit=16384, output_fields=["id"])
+    _milvus_rows[name] = _milvus_rows.get(name, 0) + len(rows)
+    if _milvus_rows[name] > MILVUS_POOL_ROWS:
+        client.drop_collection(name)
+        return
+    if rows:
+        client.delete(name, ids=[r["id"] for r in rows])
+    key = name.split("_", 1)[1].rsplit("_", 1)[0]
+    _li_milvus_free.setdefault(key, []).append(name)
 
 
 def release_milvus() -> None:
@@ -345,9 +387,17 @@ def release_milvus() -> None:
     shutil.rmtree(_milvus["root"], ignore_errors=True)
     _milvus.clear()
     _milvus_free.clear()
+    _li_milvus_free.clear()
+    _milvus_rows.clear()
 
 
 MILVUS_METRICS = {"cosine": "COSINE", "l2": "L2", "ip": "IP"}
+MILVUS_POOL_ROWS = 500
+"""Rows a pooled collection takes (deleted ones count: they stay in its growing segment) before
+it is dropped for a fresh one. Past ~1,000 rows Milvus builds an interim index over a growing
+segment (approximate search) and gives its raw vectors up (``query(output_fields=["*"])`` then
+fails with "Growing segment loss raw data"), which fresh collections never meet."""
+_milvus_rows: dict[str, int] = {}
 
 
 class MilvusSide:
@@ -388,6 +438,7 @@ class MilvusSide:
         ]
         if rows:
             self.client.upsert(self.name, rows)
+            _milvus_rows[self.name] = _milvus_rows.get(self.name, 0) + len(rows)
 
     def delete(self, ids: Sequence[str]) -> None:
         if ids:
@@ -419,6 +470,9 @@ class MilvusSide:
         ]
 
     def close(self) -> None:
+        if _milvus_rows.get(self.name, 0) > MILVUS_POOL_ROWS:
+            self.client.drop_collection(self.name)
+            return
         rows = self.client.query(self.name, filter="", limit=16384, output_fields=["id"])
         if rows:
             self.client.delete(self.name, ids=[r["id"] for r in rows])

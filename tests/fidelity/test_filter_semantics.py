@@ -137,6 +137,14 @@ MILVUS_EXTRA: list[dict[str, Any]] = [
 quotes, backslashes and like-wildcards."""
 
 MILVUS_FILTERS: list[str] = [
+    '(n <= 2 not (color == "red"))',
+    '(color == "red" not n == 1)',
+    '(color == "red" not n == 1 not n == 5)',
+    '(n > 1 not color == "blue") and n < 10',
+    '((n > 1) not (color == "blue"))',
+    '(color == "red" xyz)',
+    '(color == "red" AND n == 1)',
+    '(color == "red" or n == 10 not n == 5)',
     'color == "red"',
     "color == 'red'",
     'color != "red"',

@@ -586,10 +586,10 @@ def test_profile_without_llamaindex_facts_is_rejected():
     with pytest.raises(
         ValueError,
         match="profile 'faiss' has no LlamaIndex integration facts; "
-        "PlaceboVectorStore supports: default, chroma, qdrant",
+        "PlaceboVectorStore supports: default, chroma, qdrant, milvus",
     ):
         PlaceboVectorStore(profile="faiss")
-    assert sorted(INTEGRATIONS) == ["chroma", "default", "qdrant"]
+    assert sorted(INTEGRATIONS) == ["chroma", "default", "milvus", "qdrant"]
 
 
 def test_stores_text_cannot_be_switched_off():

@@ -14,9 +14,10 @@ The grammar is Milvus 2.5's (``Plan.g4``, as its C++ core parses it), measured i
 * calls: ``json_contains``, ``json_contains_all``, ``json_contains_any``, their ``array_``
   twins, ``array_length`` (also upper case), and ``exists``.
 
-Like the engine's ANTLR parser, the parser reads the longest expression at the start and
-ignores what follows it (``color == "red" AND n == 1`` is ``color == "red"``), and a missing
-``)`` at the end is supplied; an operator left without its operand is an error. The result is a
+Like the engine's ANTLR parser (as measured), the parser reads the expression up to the first
+token that cannot continue it and drops everything from there on, closing the parentheses left
+open: ``color == "red" AND n == 1`` is ``color == "red"``, ``(a not b) and c`` is ``(a)``, and
+``(n == 1`` is ``(n == 1)``. An operator left without its operand is an error. The result is a
 plain tree (:class:`Node`); ``filters.py`` gives it Milvus's meaning.
 """
 
@@ -290,6 +291,7 @@ class _Parser:
     def __init__(self, tokens: list[_Token]) -> None:
         self.tokens = tokens
         self.at = 0
+        self.truncated = False  # a token that cannot continue the expression was met
 
     def peek(self) -> _Token:
         return self.tokens[self.at]
@@ -309,7 +311,7 @@ class _Parser:
         left = self.prefix()
         while True:
             token = self.peek()
-            if token.kind != "op":
+            if token.kind != "op" or self.truncated:
                 return left
             op = token.text
             if op == "like":
@@ -382,10 +384,12 @@ class _Parser:
             if token.text == "(":
                 inner = self.expression()
                 closing = self.peek()
-                if closing.kind == "op" and closing.text == ")":
+                if closing.kind == "op" and closing.text == ")" and not self.truncated:
                     self.take()
-                elif closing.kind != "end":  # a missing ")" at the very end is supplied
-                    raise ParseError(f"expected ')', got {closing.text!r}")
+                else:
+                    # As ANTLR recovers: what cannot continue the expression ends it, the
+                    # rest of the text is dropped and the open parentheses are closed.
+                    self.truncated = True
                 return inner
             if token.text == "[":
                 return ListLit(self.items())

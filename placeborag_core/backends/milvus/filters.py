@@ -596,8 +596,9 @@ def expression_of(where: Mapping[str, Any]) -> str:
     """A core dict filter as the Milvus expression that means it under the milvus profile.
 
     ``{"k": v}``/``$eq``, ``$ne``, ``$gt``, ``$gte``, ``$lt``, ``$lte``, ``$in``, ``$nin``,
-    ``$contains`` (``json_contains``), ``$and``, ``$or`` (non-empty lists); several keys or
-    operators in one mapping are joined with ``and``. Anything else raises FilterError.
+    ``$contains`` (``json_contains``), ``$and``, ``$or`` (non-empty lists, whose items may be
+    expression strings too); several keys or operators in one mapping are joined with ``and``.
+    Anything else raises FilterError.
     """
     if not isinstance(where, Mapping) or not where:
         raise FilterError(f"a Milvus dict filter is a non-empty mapping, got {shown(where)}")
@@ -606,7 +607,9 @@ def expression_of(where: Mapping[str, Any]) -> str:
         if key in ("$and", "$or"):
             if not isinstance(value, list | tuple) or not value:
                 raise FilterError(f"{key} takes a non-empty list of filters, got {shown(value)}")
-            joined = f" {key[1:]} ".join(f"({expression_of(item)})" for item in value)
+            joined = f" {key[1:]} ".join(
+                f"({item if isinstance(item, str) else expression_of(item)})" for item in value
+            )
             parts.append(f"({joined})")
             continue
         if not isinstance(key, str) or not key or key.startswith("$"):
