@@ -138,11 +138,10 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"skipped {engine}: {DISTRIBUTIONS[engine]} is not installed")
                 continue
             outcomes += collect(engine, args.cases, args.sequences, args.seed)
+        if args.integration_cases:
+            outcomes += collect_integrations(args.integration_cases, args.seed)
     finally:
-        release_milvus()  # the Milvus Lite server, if a milvus engine started it
-
-    if args.integration_cases:
-        outcomes += collect_integrations(args.integration_cases, args.seed)
+        release_milvus()  # the Milvus Lite server, if a milvus engine or integration started it
 
     lines, disagreements = table(outcomes, markdown=args.markdown)
     print("\n".join(lines))
