@@ -18,21 +18,14 @@ from placeborag_core.lazy_imports import lazy_exports
 if TYPE_CHECKING:
     from placeborag_core.backends import PROFILES, Profile
     from placeborag_core.corpus.chunking import Span, WordChunker
-    from placeborag_core.corpus.manifest import (
-        Drift,
-        DriftError,
-        Manifest,
-        ManifestError,
-        build_manifest,
-        check_drift,
-    )
+    from placeborag_core.corpus.documents_file import DocumentsFileError, read_documents_jsonl
+    from placeborag_core.corpus.drift import Drift, DriftError, check_drift
+    from placeborag_core.corpus.manifest import Manifest, ManifestError, build_manifest
     from placeborag_core.corpus.seeding import (
         Document,
-        DocumentsFileError,
         SeedReport,
         chunk_documents,
         chunk_id,
-        read_documents_jsonl,
         seed_namespaces,
         seed_store,
     )
@@ -107,28 +100,21 @@ _HOMES = {
     "errors": ("DimensionError", "FilterError", "RetrievalError", "RetrievalTimeout"),
     "testing.explanation": ("Explanation", "SharedFeature", "explain"),
     "testing.isolation": ("IsolationError", "assert_tenant_isolation"),
-    "corpus.manifest": (
-        "Drift",
-        "DriftError",
-        "Manifest",
-        "ManifestError",
-        "build_manifest",
-        "check_drift",
-    ),
+    "corpus.manifest": ("Manifest", "ManifestError", "build_manifest"),
+    "corpus.drift": ("Drift", "DriftError", "check_drift"),
     "testing.options": ("OptionError", "RoutedOptions", "route_options"),
     "backends": ("PROFILES", "Profile"),
     "records": ("Match", "Record", "Trace"),
     "testing.scenarios": ("CannedChunk", "ContextState", "context_states"),
     "corpus.seeding": (
         "Document",
-        "DocumentsFileError",
         "SeedReport",
         "chunk_documents",
         "chunk_id",
-        "read_documents_jsonl",
         "seed_namespaces",
         "seed_store",
     ),
+    "corpus.documents_file": ("DocumentsFileError", "read_documents_jsonl"),
     "store": ("FakeVectorStore",),
 }
 __getattr__, __dir__ = lazy_exports(

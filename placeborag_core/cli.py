@@ -20,19 +20,10 @@ from typing import TextIO
 
 from placeborag_core._version import __version__
 from placeborag_core.corpus.chunking import WordChunker
-from placeborag_core.corpus.manifest import (
-    DriftError,
-    Manifest,
-    ManifestError,
-    build_manifest,
-    check_drift,
-)
-from placeborag_core.corpus.seeding import (
-    DocumentsFileError,
-    chunk_documents,
-    read_documents_jsonl,
-    seed_store,
-)
+from placeborag_core.corpus.documents_file import DocumentsFileError, read_documents_jsonl
+from placeborag_core.corpus.drift import DriftError, check_drift
+from placeborag_core.corpus.manifest import Manifest, ManifestError, build_manifest
+from placeborag_core.corpus.seeding import chunk_documents, seed_store
 from placeborag_core.embedding.embedder import DEFAULT_DIMENSIONS, FakeEmbedder
 from placeborag_core.messages import shown
 from placeborag_core.store.vector_store import FakeVectorStore

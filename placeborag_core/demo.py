@@ -17,7 +17,8 @@ from importlib.metadata import entry_points
 from typing import Any, TextIO
 
 from placeborag_core.backends import PROFILES
-from placeborag_core.corpus.manifest import DriftError, build_manifest, check_drift
+from placeborag_core.corpus.drift import DriftError, check_drift
+from placeborag_core.corpus.manifest import build_manifest
 from placeborag_core.corpus.seeding import Document, seed_store
 from placeborag_core.embedding.embedder import FakeEmbedder
 from placeborag_core.errors import RetrievalError

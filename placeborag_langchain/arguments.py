@@ -10,12 +10,38 @@ refuses it (`#lc-chroma-unknown-kwargs`), and ignored where the integration igno
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
+
+from placeborag_core.unicode_text import require_unicode
 from placeborag_langchain.integrations import IntegrationFacts
 
-__all__ = ["reject_unknown", "take_document_filters"]
+__all__ = ["checked_namespace", "checked_threshold", "reject_unknown", "take_document_filters"]
+
+
+def checked_namespace(namespace: Any) -> str:
+    """`namespace` if it is a str of valid Unicode; TypeError or ValueError naming it."""
+    if not isinstance(namespace, str):
+        raise TypeError(f"namespace must be a str, got {type(namespace).__name__} {namespace!r}")
+    require_unicode(namespace, "namespace")
+    return namespace
+
+
+def checked_threshold(value: Any) -> float | None:
+    """`score_threshold` (None, or a real number that is not NaN); TypeError or ValueError
+    naming it, so a malformed threshold is not compared (and silently matches nothing)."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float | np.floating | np.integer):
+        raise TypeError(
+            f"score_threshold must be a number or None, got {type(value).__name__} {value!r}"
+        )
+    if math.isnan(value):
+        raise ValueError("score_threshold must be a number, got NaN")
+    return value  # type: ignore[return-value]
 
 
 def take_document_filters(

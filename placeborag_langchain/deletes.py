@@ -10,10 +10,15 @@ is True or (Chroma) None. Facts: `docs/integrations/langchain.md#lc-chroma-delet
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from placeborag_core import FakeVectorStore
-from placeborag_langchain.arguments import reject_unknown, take_document_filters
+from placeborag_langchain.arguments import (
+    checked_namespace,
+    reject_unknown,
+    take_document_filters,
+)
 from placeborag_langchain.filters import StoreFilters
 from placeborag_langchain.ids import DocumentIds
 
@@ -24,8 +29,14 @@ class Deletes:
     """The deletes of one store over its core store, as its integration runs them."""
 
     def __init__(
-        self, core: FakeVectorStore, ids: DocumentIds, filters: StoreFilters, namespace: str
+        self,
+        core: FakeVectorStore,
+        ids: DocumentIds,
+        filters: StoreFilters,
+        namespace: str,
+        guard: Callable[[], None],
     ) -> None:
+        self._guard = guard
         self._core = core
         self._ids = ids
         self._facts = ids.facts
@@ -35,24 +46,32 @@ class Deletes:
     def delete(self, ids: Any, kwargs: dict[str, Any]) -> bool | None:
         """Delete `ids` (and/or what Chroma's filters in `kwargs` select); the integration's
         return value."""
+        self._guard()
         facts = self._facts
-        ns = kwargs.pop("namespace", self._namespace)
+        ns = checked_namespace(kwargs.pop("namespace", self._namespace))
         extra, extra_names = take_document_filters(facts, kwargs, ("where", "where_document"))
         where, where_document = extra["where"], extra["where_document"]
         reject_unknown(facts, kwargs, "delete", extra_names)
         filtered = where is not None or where_document is not None
         if ids is None and not filtered:
             raise ValueError(facts.delete_none_error)
-        if isinstance(ids, str):
-            raise TypeError("ids must be a list of ids, got a single str")
+        if isinstance(ids, str | bytes):
+            raise TypeError(f"ids must be a list of ids, got a single {type(ids).__name__}")
+        if ids is not None and (isinstance(ids, Mapping) or not isinstance(ids, Iterable)):
+            raise TypeError(f"ids must be a list of ids or None, got {type(ids).__name__}")
         id_list = None if ids is None else list(ids)
         if id_list == []:
             if facts.delete_empty_error is not None:
                 raise ValueError(facts.delete_empty_error)
             return facts.delete_returns
-        core_ids = None if id_list is None else self._ids.lookup(id_list)
-        if facts.delete_missing_error is not None and core_ids is not None:
-            missing = {i for i in core_ids if self._core.get(i, namespace=ns) is None}
+        core_ids = None if id_list is None else self._ids.lookup(id_list, "delete")
+        if facts.delete_missing_error is not None and id_list is not None:
+            # Looked up as given (FAISS): an id that is not a str is missing too.
+            missing = {
+                i
+                for i in id_list
+                if not isinstance(i, str) or self._core.get(i, namespace=ns) is None
+            }
             if missing:
                 raise ValueError(facts.delete_missing_error.format(ids=missing))
         if filtered:

@@ -19,10 +19,11 @@ from typing import Any
 import numpy as np
 
 from placeborag_core.backends import Profile
+from placeborag_core.unicode_text import require_unicode
 from placeborag_langchain.integrations import IntegrationFacts
 from placeborag_langchain.relevance import RelevanceFn
 
-__all__ = ["DistanceOptions", "requested_distance"]
+__all__ = ["DistanceOptions", "requested_distance", "shown_setting"]
 
 
 def requested_distance(
@@ -31,29 +32,45 @@ def requested_distance(
     """The core metric and the integration's distance setting for a constructor's ``metric=``
     and ``distance_strategy=`` (either may be None: decided later by the store).
 
-    Raises ValueError, before anything is built, for a setting the integration does not have
-    and for a metric that contradicts the setting.
+    FAISS takes any value: ``MAX_INNER_PRODUCT`` builds an inner-product index and everything
+    else an L2 one (``facts.unknown_setting_metric``); a name without a relevance function fails
+    only when relevance scores are asked for (``#lc-faiss-strategy-unknown``). Raises, before
+    anything is built, TypeError for a setting that is neither a ``DistanceStrategy`` nor a str,
+    and ValueError for a metric that contradicts the setting or an integration without
+    distance settings.
     """
     if setting is None:
         return metric, None
-    name = str(getattr(setting, "value", setting))  # DistanceStrategy is a str enum
     if not facts.distance_settings:
         raise ValueError(
             f"distance_strategy is FAISS's option; under profile {facts.profile!r} choose the "
             f"distance with metric= (got distance_strategy={setting!r})"
         )
-    if name not in facts.distance_settings:
+    name = getattr(setting, "value", setting)  # DistanceStrategy is a str enum
+    if not isinstance(name, str):
+        raise TypeError(
+            "distance_strategy must be a DistanceStrategy or its name (a str: "
+            f"{', '.join(facts.distance_settings)}), got {type(setting).__name__} {setting!r}"
+        )
+    require_unicode(name, "distance_strategy")
+    implied = facts.distance_settings.get(name, facts.unknown_setting_metric)
+    if implied is None:
         raise ValueError(
             f"unknown distance_strategy {setting!r}; {facts.integration} takes one of: "
             f"{', '.join(facts.distance_settings)}"
         )
-    implied = facts.distance_settings[name]
     if metric is not None and metric != implied:
         raise ValueError(
             f"distance_strategy={name} runs on metric {implied!r}; got metric={metric!r} "
             f"(give one of the two, or matching ones)"
         )
     return implied, name
+
+
+def shown_setting(setting: Any) -> str | None:
+    """How FAISS shows a given ``distance_strategy`` in its warning: ``f"{value}"`` (an enum
+    member as ``DistanceStrategy.COSINE``, a plain str as itself)."""
+    return None if setting is None else f"{setting}"
 
 
 def _default_setting(facts: IntegrationFacts, metric: str) -> str:
@@ -71,6 +88,7 @@ class DistanceOptions:
 
     setting: str
     normalize: bool = False
+    shown: str | None = None
 
     @classmethod
     def for_store(
@@ -81,6 +99,7 @@ class DistanceOptions:
         normalize: bool,
         *,
         stacklevel: int,
+        shown: str | None = None,
     ) -> DistanceOptions:
         """The options of a store on core ``metric``, for the ``setting`` resolved by
         `requested_distance` (None: the metric's default) and the ``normalize_L2`` value.
@@ -96,13 +115,14 @@ class DistanceOptions:
             raise ValueError(
                 f"normalize_L2 is FAISS's option; {facts.integration} has no such option"
             )
+        shown = shown or f"DistanceStrategy.{setting}"
         if normalize and quiet is not None and setting not in quiet:
             warnings.warn(
-                facts.normalize_l2_warning.format(setting=setting),
+                facts.normalize_l2_warning.format(setting=shown),
                 UserWarning,
                 stacklevel=stacklevel + 1,
             )
-        return cls(setting, normalize)
+        return cls(setting, normalize, shown)
 
     def unit(self, vectors: list[list[float]]) -> list[list[float]]:
         """``vectors`` as ``faiss.normalize_L2`` leaves them (float32, zero vectors unchanged)

@@ -7,7 +7,7 @@ embedder instead, so texts that share words land near each other and declared cl
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Literal
 
 from langchain_core.embeddings import Embeddings
@@ -69,8 +69,12 @@ class PlaceboEmbeddings(Embeddings):
     def embed_documents(self, texts: list[str]) -> list[list[float]]:
         """Embed a batch of texts in one vectorised pass."""
         given: object = texts
-        if isinstance(given, str):
-            raise TypeError("embed_documents expects a list of str, got a single str")
+        if isinstance(given, str | bytes):
+            raise TypeError(
+                f"embed_documents expects a list of str, got a single {type(given).__name__}"
+            )
+        if isinstance(given, Mapping) or not isinstance(given, Iterable):
+            raise TypeError(f"embed_documents expects a list of str, got {type(given).__name__}")
         texts = list(texts)
         if not texts:
             return []
@@ -90,6 +94,19 @@ class PlaceboEmbeddings(Embeddings):
 
     def __repr__(self) -> str:
         return f"PlaceboEmbeddings(model_name={self.model_name!r}, dimensions={self.dimensions})"
+
+    def __reduce__(self) -> tuple[object, ...]:
+        """Pickled as its options (the core embedder holds caches and a lock): the copy embeds
+        every text to the same vector."""
+        core = self._embedder
+        options = (
+            core.model_name,
+            core.dimensions,
+            core.clusters or None,
+            core.cluster_match,
+            core.cluster_spread,
+        )
+        return (type(self), options)
 
 
 def core_embedder_of(embedding: object) -> FakeEmbedder | None:

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from placeborag_core.backends import IdRule
+from placeborag_core.unicode_text import require_unicode
 from placeborag_langchain.integrations import IntegrationFacts
 
 __all__ = ["DocumentIds", "generated_id", "repeated"]
@@ -83,15 +84,37 @@ class DocumentIds:
             raise ValueError(self.facts.id_empty_error)
         return value
 
-    def lookup(self, ids: Iterable[Any]) -> list[str]:
-        """The core record ids to look up for a delete or a read by id.
+    def lookup(self, ids: Iterable[Any], call: str = "delete") -> list[str]:
+        """The core record ids to look up for a delete (`call`) or a read by id ("get").
 
         An id the engine refuses is skipped silently where the engine checks ids (Qdrant:
-        `docs/integrations/langchain.md#lc-qdrant-get-by-ids`)."""
-        if self.facts.id_checks == "integration":
-            return [str(i) for i in ids]
-        canonical = (self.engine.canonical(i) for i in ids)
-        return [i for i in canonical if i is not None]
+        `docs/integrations/langchain.md#lc-qdrant-get-by-ids`). Where the integration checks
+        them, an id that is not a str raises its error (Chroma: "Expected ID to be a str, got 1
+        in delete."; the default profile: TypeError), or (FAISS, which looks ids up as given)
+        matches no document: the caller sees it as missing."""
+        if self.facts.id_checks == "engine":
+            values = list(ids)
+            refused = self.facts.id_lookup_error
+            for value in values:
+                if refused is not None and not isinstance(value, str | int | uuid.UUID):
+                    kind, template = refused
+                    raise kind(template.format(id=value, type=type(value).__name__, call=call,
+                                               cls=type(value)))  # fmt: skip
+            canonical = (self.engine.canonical(i) for i in values)
+            return [i for i in canonical if i is not None]
+        found = []
+        for value in ids:
+            if isinstance(value, str):
+                require_unicode(value, "each id")
+                found.append(value)
+                continue
+            refused = self.facts.id_lookup_error
+            if refused is not None:
+                kind, template = refused
+                raise kind(
+                    template.format(id=value, type=type(value).__name__, call=call, cls=type(value))
+                )
+        return found
 
     def for_get(self, ids: list[Any]) -> list[str]:
         """The core record ids of a read by id, refusing what the integration refuses.
@@ -107,4 +130,4 @@ class DocumentIds:
             dups = repeated(ids)
             if dups:
                 raise ValueError(facts.get_duplicate_error.format(dups=", ".join(map(str, dups))))
-        return self.lookup(ids)
+        return self.lookup(ids, "get")

@@ -50,6 +50,10 @@ class IntegrationFacts:
     Attributes:
         profile: the core profile name this row belongs to.
         integration: dotted name of the real class, for messages and docs.
+        class_name: the real class's own name, which LangChain reports for it (the retriever's
+            tags and its LangSmith ``ls_vector_store_provider``).
+        collection_deleted_error: message of the ValueError every call raises after
+            ``delete_collection()`` until ``reset_collection()`` (Chroma's own text).
         relevance: distance setting (see `distance_settings`) -> relevance function used by
             `similarity_search_with_relevance_scores` (and `similarity_score_threshold`).
         relevance_error: message of the ValueError for a setting without a relevance function.
@@ -64,7 +68,11 @@ class IntegrationFacts:
         normalize_l2_quiet: None when the integration has no `normalize_L2` option; otherwise
             the distance settings it is meant for: under any other setting the constructor
             warns (`normalize_l2_warning`) and normalises all the same, as FAISS does.
-        normalize_l2_warning: the UserWarning's message template ("{setting}").
+        normalize_l2_warning: the UserWarning's message template ("{setting}": the setting as
+            the integration shows it, `DistanceStrategy.COSINE` for the enum member).
+        unknown_setting_metric: the core metric of a distance setting the integration does not
+            know (FAISS: any value but MAX_INNER_PRODUCT builds an L2 index, and only the
+            relevance function then fails); None refuses unknown settings.
         score_type: converts the core's reported score to the integration's number type.
         filter_format: what `filter=` takes besides a callable (see `filters.py`): the core
             dict dialect as is, the engine's own filter object (with the payload layout the
@@ -92,6 +100,11 @@ class IntegrationFacts:
         delete_empty_error: message of the ValueError raised by `delete([])` (None: no-op).
         delete_missing_error: template of the ValueError raised when an id is missing (None:
             missing ids are ignored).
+        id_lookup_error: the exception type and message template ("{id}", "{type}", "{call}",
+            "{cls}") for an id of the wrong type in `delete` or a read by id: not a str where
+            the integration checks ids, not a str, int or UUID where the engine does (Qdrant's
+            client: "Incompatible point id type"); None: such an id simply matches nothing
+            (FAISS looks ids up as given).
         get_order: "request" (request order, duplicates repeated) or "storage" (listing order).
         get_duplicate_error: template of the error for a repeated id in get_by_ids (None: ok).
         get_empty_error: message of the ValueError for `get_by_ids([])` (None: returns []).
@@ -110,6 +123,12 @@ class IntegrationFacts:
         document_filter: whether searches accept `where_document=` (Chroma's filter on the
             document text, evaluated by the core with the metadata filter) and `delete` accepts
             `where=`/`where_document=` filters instead of, or with, ids.
+        search_offset: whether searches take `offset=` (Qdrant: skip that many results, after
+            `score_threshold`); MMR then also takes `score_threshold` (only candidates above it
+            are considered, as Qdrant's engine does).
+        ignored_search_kwargs: search keyword arguments the integration names in its
+            signature but that change nothing for a store in memory (Qdrant's `search_params`,
+            `consistency`, and `hybrid_fusion` outside hybrid mode): accepted, unused.
         embedding_probes: when the integration calls `embed_documents(["dummy_text"])` to learn
             the dimension (langchain-qdrant: in the constructor and before a text MMR search),
             which a counting embedder can see.
@@ -117,14 +136,14 @@ class IntegrationFacts:
 
     profile: str
     integration: str
+    class_name: str
     relevance: Mapping[str, RelevanceFn]
     relevance_error: str
     distance_settings: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     threshold_keeps_higher: frozenset[str] | None = None
     normalize_l2_quiet: frozenset[str] | None = None
-    normalize_l2_warning: str = (
-        "Normalizing L2 is not applicable for metric type: DistanceStrategy.{setting}"
-    )
+    normalize_l2_warning: str = "Normalizing L2 is not applicable for metric type: {setting}"
+    unknown_setting_metric: str | None = None
     score_type: Callable[[float], float] = _python_float
     filter_format: FilterFormat = CORE_WHERE
     callable_filter_arg: Literal["document", "metadata"] = "document"
@@ -143,6 +162,10 @@ class IntegrationFacts:
     delete_none_error: str = "delete() needs ids"
     delete_empty_error: str | None = None
     delete_missing_error: str | None = None
+    id_lookup_error: tuple[type[Exception], str] | None = (
+        TypeError,
+        "ids must be str, got {type} {id!r} in {call}()",
+    )
     get_order: Literal["request", "storage"] = "request"
     get_duplicate_error: str | None = None
     get_empty_error: str | None = None
@@ -153,12 +176,19 @@ class IntegrationFacts:
     orphan_error: str | None = None
     document_filter: bool = False
     embedding_probes: frozenset[Literal["init", "mmr"]] = frozenset()
+    search_offset: bool = False
+    ignored_search_kwargs: tuple[str, ...] = ()
+    collection_deleted_error: str = (
+        "the collection was deleted (delete_collection()); call reset_collection() to create "
+        "an empty one"
+    )
 
 
 # placeborag's own clean conventions (no real integration to match).
 _DEFAULT = IntegrationFacts(
     profile="default",
     integration="placeborag (clean conventions)",
+    class_name="PlaceboVectorStore",
     relevance=MappingProxyType({"cosine": half_shifted_cosine_relevance}),
     relevance_error="no relevance function for metric {metric!r} under profile 'default'",
     document_filter=True,
@@ -179,6 +209,11 @@ _DEFAULT = IntegrationFacts(
 _CHROMA = IntegrationFacts(
     profile="chroma",
     integration="langchain_chroma.Chroma",
+    class_name="Chroma",
+    collection_deleted_error=(
+        "Chroma collection not initialized. Use `reset_collection` to re-create and initialize "
+        "the collection. "
+    ),
     relevance=MappingProxyType(
         {
             "l2": euclidean_relevance,
@@ -196,6 +231,7 @@ _CHROMA = IntegrationFacts(
     delete_returns=None,
     delete_none_error="At least one of ids, where, or where_document must be provided in delete.",
     delete_empty_error="Expected IDs to be a non-empty list, got 0 IDs in delete.",
+    id_lookup_error=(ValueError, "Expected ID to be a str, got {id} in {call}."),
     get_order="storage",
     get_duplicate_error="Expected IDs to be unique, found duplicates of: {dups} in get.",
     get_empty_error="Expected IDs to be a non-empty list, got 0 IDs in get.",
@@ -212,6 +248,7 @@ _CHROMA = IntegrationFacts(
 _QDRANT = IntegrationFacts(
     profile="qdrant",
     integration="langchain_qdrant.QdrantVectorStore",
+    class_name="QdrantVectorStore",
     relevance=MappingProxyType(
         {
             "cosine": half_shifted_cosine_relevance,
@@ -228,12 +265,15 @@ _QDRANT = IntegrationFacts(
     document_id=False,
     metadata_extras=True,
     id_checks="engine",
+    id_lookup_error=(TypeError, "Incompatible point id type: {cls}"),
     generated_id="hex",
     delete_none_error="Unsupported selector type: <class 'NoneType'>",
     delete_empty_error="Empty update request",
     mmr_lambda_inverted=True,
     score_threshold="strict",
     embedding_probes=frozenset({"init", "mmr"}),
+    search_offset=True,
+    ignored_search_kwargs=("search_params", "consistency", "hybrid_fusion"),
 )
 
 # docs/integrations/langchain.md: lc-faiss-score-l2, lc-faiss-relevance-l2, lc-faiss-mip,
@@ -245,6 +285,7 @@ _QDRANT = IntegrationFacts(
 _FAISS = IntegrationFacts(
     profile="faiss",
     integration="langchain_community.vectorstores.FAISS",
+    class_name="FAISS",
     relevance=MappingProxyType(
         {
             "EUCLIDEAN_DISTANCE": euclidean_relevance,
@@ -263,6 +304,7 @@ _FAISS = IntegrationFacts(
         }
     ),
     threshold_keeps_higher=frozenset({"MAX_INNER_PRODUCT", "JACCARD"}),
+    unknown_setting_metric="l2",
     normalize_l2_quiet=frozenset({"EUCLIDEAN_DISTANCE"}),
     score_type=_numpy_float32,
     filter_format=FAISS_DICT,
@@ -277,6 +319,7 @@ _FAISS = IntegrationFacts(
     delete_missing_error=(
         "Some specified ids do not exist in the current store. Ids not found: {ids}"
     ),
+    id_lookup_error=None,
     score_threshold="inclusive",
     strict_kwargs=False,
     orphan_error="Could not find document for id {id}, got ID {id} not found.",

@@ -8,12 +8,13 @@ skipped. Facts: `docs/integrations/langchain.md#lc-chroma-get-by-ids-order`,
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from langchain_core.documents import Document
 
 from placeborag_core import FakeVectorStore
+from placeborag_langchain.arguments import checked_namespace
 from placeborag_langchain.chroma_get import chroma_get
 from placeborag_langchain.filters import StoreFilters
 from placeborag_langchain.ids import DocumentIds
@@ -24,13 +25,24 @@ __all__ = ["Reads"]
 class Reads:
     """The reads by id of one store over its core store, as its integration runs them."""
 
-    def __init__(self, core: FakeVectorStore, ids: DocumentIds, filters: StoreFilters) -> None:
+    def __init__(
+        self,
+        core: FakeVectorStore,
+        ids: DocumentIds,
+        filters: StoreFilters,
+        guard: Callable[[], None],
+    ) -> None:
+        self._guard = guard
         self._core = core
         self._ids = ids
         self._filters = filters
 
     def by_ids(self, ids: Sequence[Any], namespace: str) -> list[Document]:
         """The Documents of `ids` that exist, in the integration's order."""
+        self._guard()
+        if isinstance(ids, str | bytes | Mapping) or not isinstance(ids, Iterable):
+            raise TypeError(f"get_by_ids() ids must be a list of ids, got {type(ids).__name__}")
+        checked_namespace(namespace)
         core_ids = self._ids.for_get(list(ids))
         if self._ids.facts.get_order == "storage":
             wanted = set(core_ids)
@@ -54,6 +66,8 @@ class Reads:
         namespace: str,
     ) -> dict[str, Any]:
         """Chroma's `get`; `where` is a metadata filter in the integration's format."""
+        self._guard()
+        checked_namespace(namespace)
         translated = self._filters.translate(where, "metadata")
         if translated.ids is not None:
             raise TypeError("get(where=...) takes metadata filters only")

@@ -15,6 +15,8 @@ from langchain_core.documents import Document
 from langchain_core.retrievers import BaseRetriever
 from pydantic import Field
 
+from placeborag_core.unicode_text import require_unicode
+
 __all__ = ["CannedRetriever"]
 
 
@@ -46,9 +48,27 @@ def _to_document(item: Any, score_key: str | None) -> Document:
 
 
 def _documents(items: Iterable[Any], score_key: str | None) -> list[Document]:
-    if isinstance(items, (str, bytes)) or not isinstance(items, Iterable):
+    if isinstance(items, str | bytes | Document | Mapping) or not isinstance(items, Iterable):
         raise TypeError(f"expected a sequence of documents or chunks, got {type(items).__name__}")
     return [_to_document(item, score_key) for item in items]
+
+
+def _responses(responses: Any, score_key: str | None) -> dict[str, list[Document]]:
+    if responses is None:
+        return {}
+    if not isinstance(responses, Mapping):
+        raise TypeError(
+            f"responses must be a dict of query text -> documents, got {type(responses).__name__}"
+        )
+    table = {}
+    for query, items in responses.items():
+        if not isinstance(query, str):
+            raise TypeError(
+                f"responses keys must be query texts (str), got {type(query).__name__} {query!r}"
+            )
+        require_unicode(query, f"responses key {query!r}")
+        table[query] = _documents(items, score_key)
+    return table
 
 
 class CannedRetriever(BaseRetriever):
@@ -81,11 +101,17 @@ class CannedRetriever(BaseRetriever):
     ) -> None:
         if k is not None and (isinstance(k, bool) or not isinstance(k, int) or k < 0):
             raise ValueError(f"k must be a non-negative int or None, got {k!r}")
+        if score_key is not None and not isinstance(score_key, str):
+            raise TypeError(f"score_key must be a str or None, got {type(score_key).__name__}")
+        unknown = sorted(set(kwargs) - set(BaseRetriever.model_fields))
+        if unknown:
+            raise TypeError(
+                f"CannedRetriever() got unexpected keyword argument(s) {', '.join(unknown)}; "
+                f"it takes documents, responses, k, score_key and "
+                f"{', '.join(BaseRetriever.model_fields)}"
+            )
         canned = None if documents is None else _documents(documents, score_key)
-        table = {
-            str(query): _documents(items, score_key)
-            for query, items in dict(responses or {}).items()
-        }
+        table = _responses(responses, score_key)
         if canned is None and not table:
             raise ValueError("give documents (for every query) or responses (per query)")
         fields: dict[str, Any] = {"documents": canned, "responses": table, "k": k}
@@ -96,7 +122,12 @@ class CannedRetriever(BaseRetriever):
         cls, state: Any, *, k: int | None = None, score_key: str | None = "score"
     ) -> CannedRetriever:
         """Serve a canned context state (anything with `.chunks`) for every query."""
-        return cls(list(state.chunks), k=k, score_key=score_key)
+        chunks = getattr(state, "chunks", None)
+        if chunks is None:
+            raise TypeError(
+                f"state must be a context state (with .chunks), got {type(state).__name__}"
+            )
+        return cls(chunks, k=k, score_key=score_key)
 
     def _get_relevant_documents(
         self,
@@ -105,6 +136,8 @@ class CannedRetriever(BaseRetriever):
         run_manager: CallbackManagerForRetrieverRun,
         k: int | None = None,
     ) -> list[Document]:
+        if not isinstance(query, str):
+            raise TypeError(f"query must be a str, got {type(query).__name__} {query!r}")
         if query in self.responses:
             docs = self.responses[query]
         elif self.documents is not None:

@@ -13,6 +13,7 @@ from typing import Any
 from langchain_core.documents import Document
 from langchain_core.vectorstores import VectorStore
 
+from placeborag_langchain.arguments import checked_threshold
 from placeborag_langchain.searches import Search
 
 __all__ = ["SearchMethods"]
@@ -77,6 +78,21 @@ class SearchMethods(VectorStore):
     ) -> list[Document]:
         """Async twin of `similarity_search_by_vector`."""
         return self.similarity_search_by_vector(embedding, k, filter, **kwargs)
+
+    def similarity_search_with_relevance_scores(
+        self, query: str, k: int = 4, **kwargs: Any
+    ) -> list[tuple[Document, float]]:
+        """LangChain's relevance search (the integration's relevance function over its
+        scores); a malformed `score_threshold` raises instead of matching nothing."""
+        checked_threshold(kwargs.get("score_threshold"))
+        return super().similarity_search_with_relevance_scores(query, k, **kwargs)
+
+    async def asimilarity_search_with_relevance_scores(
+        self, query: str, k: int = 4, **kwargs: Any
+    ) -> list[tuple[Document, float]]:
+        """Async twin of `similarity_search_with_relevance_scores`."""
+        checked_threshold(kwargs.get("score_threshold"))
+        return await super().asimilarity_search_with_relevance_scores(query, k, **kwargs)
 
     # --- maximal marginal relevance -------------------------------------------------------
 

@@ -13,13 +13,19 @@ candidate window, lambda convention and result order. Facts:
 from __future__ import annotations
 
 import operator
+from collections.abc import Callable
 from typing import Any, Literal
 
 from langchain_core.documents import Document
 from langchain_core.embeddings import Embeddings
 
 from placeborag_core import FakeVectorStore, Match
-from placeborag_langchain.arguments import reject_unknown, take_document_filters
+from placeborag_langchain.arguments import (
+    checked_namespace,
+    checked_threshold,
+    reject_unknown,
+    take_document_filters,
+)
 from placeborag_langchain.distance import DistanceOptions
 from placeborag_langchain.filters import StoreFilters
 from placeborag_langchain.integrations import IntegrationFacts
@@ -27,6 +33,15 @@ from placeborag_langchain.integrations import IntegrationFacts
 __all__ = ["Search"]
 
 _SEARCH_KWARGS = ("namespace", "fetch_k")
+
+
+def _checked_offset(offset: Any) -> int:
+    """Qdrant's `offset`: an int >= 0 (TypeError or ValueError naming it)."""
+    if isinstance(offset, bool) or not isinstance(offset, int):
+        raise TypeError(f"offset must be an int >= 0, got {type(offset).__name__} {offset!r}")
+    if offset < 0:
+        raise ValueError(f"offset must be an int >= 0, got {offset}")
+    return offset
 
 
 class Search:
@@ -45,7 +60,9 @@ class Search:
         namespace: str,
         embedding: Embeddings,
         native: bool,
+        guard: Callable[[], None],
     ) -> None:
+        self._guard = guard
         self._core = core
         self._facts = facts
         self._distance = distance
@@ -72,23 +89,32 @@ class Search:
     ) -> list[Match]:
         """A similarity search for `method` (named in errors), `kwargs` being the call's
         extra keyword arguments."""
+        self._guard()
         facts = self._facts
-        ns = kwargs.pop("namespace", self._namespace)
+        ns = checked_namespace(kwargs.pop("namespace", self._namespace))
         fetch_k = kwargs.pop("fetch_k", None)
-        threshold = kwargs.pop("score_threshold", None) if facts.score_threshold else None
+        threshold = None
+        if facts.score_threshold:
+            threshold = checked_threshold(kwargs.pop("score_threshold", None))
+        offset = _checked_offset(kwargs.pop("offset", 0)) if facts.search_offset else 0
+        for name in facts.ignored_search_kwargs:
+            kwargs.pop(name, None)
         extra, extra_names = take_document_filters(facts, kwargs, ("where_document",))
         accepted = (
             ("k", "filter", *_SEARCH_KWARGS)
             + (("score_threshold",) if facts.score_threshold else ())
+            + (("offset",) if facts.search_offset else ())
+            + facts.ignored_search_kwargs
             + extra_names
         )
         reject_unknown(facts, kwargs, method, accepted)
         translated = self._filters.translate(flt)
         if fetch_k is None and flt is not None:
             fetch_k = facts.default_fetch_k
+        wanted = k + offset if isinstance(k, int) and not isinstance(k, bool) else k
         matches = self._core.query(
             self._distance.unit_query(query),
-            k,
+            wanted,
             where=self._filters.where(translated),
             namespace=ns,
             ids=translated.ids,
@@ -97,7 +123,7 @@ class Search:
         )
         if threshold is not None:
             matches = self._threshold(matches, threshold)
-        return matches
+        return matches[offset:] if offset else matches
 
     def _threshold(self, matches: list[Match], threshold: float) -> list[Match]:
         higher = self._distance.keeps_higher(self._facts, self._core.profile)
@@ -121,22 +147,47 @@ class Search:
     ) -> list[Match]:
         """A maximal-marginal-relevance search, `kwargs` being the call's extra keyword
         arguments."""
+        self._guard()
         facts = self._facts
-        ns = kwargs.pop("namespace", self._namespace)
+        ns = checked_namespace(kwargs.pop("namespace", self._namespace))
+        if isinstance(lambda_mult, bool) or not isinstance(lambda_mult, int | float):
+            raise TypeError(
+                f"lambda_mult must be a number in [0, 1], got {type(lambda_mult).__name__} "
+                f"{lambda_mult!r}"
+            )
+        threshold = None
+        if facts.search_offset:  # Qdrant's MMR takes score_threshold too
+            threshold = checked_threshold(kwargs.pop("score_threshold", None))
+        for name in facts.ignored_search_kwargs:
+            kwargs.pop(name, None)
         extra, extra_names = take_document_filters(facts, kwargs, ("where_document",))
-        accepted = ("k", "fetch_k", "lambda_mult", "filter", *extra_names)
+        accepted = (
+            ("k", "fetch_k", "lambda_mult", "filter")
+            + (("score_threshold",) if facts.search_offset else ())
+            + facts.ignored_search_kwargs
+            + extra_names
+        )
         reject_unknown(facts, kwargs, "max_marginal_relevance_search", accepted)
         translated = self._filters.translate(flt)
         if flt is not None:
             fetch_k *= facts.mmr_filter_window
+        vector = self._distance.unit_query(query)
+        where = self._filters.where(translated)
+        ids = translated.ids
+        if threshold is not None:
+            # Only the candidates above the threshold take part (Qdrant's engine).
+            nearest = self._core.query(
+                vector, fetch_k, where=where, namespace=ns, ids=ids, fetch_k=fetch_k
+            )
+            ids = frozenset(m.id for m in self._threshold(nearest, threshold))
         return self._core.max_marginal_relevance(
-            self._distance.unit_query(query),
+            vector,
             k,
             fetch_k=fetch_k,
             lambda_mult=1.0 - lambda_mult if facts.mmr_lambda_inverted else lambda_mult,
-            where=self._filters.where(translated),
+            where=where,
             namespace=ns,
-            ids=translated.ids,
+            ids=ids,
             order=facts.mmr_order,
             where_document=extra["where_document"],
         )

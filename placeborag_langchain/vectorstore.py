@@ -11,6 +11,7 @@ the chosen profile would hand back. What differs between integrations is data
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Literal
 
@@ -18,16 +19,20 @@ from langchain_core.documents import Document
 from langchain_core.embeddings import Embeddings
 
 from placeborag_core import FakeVectorStore, Profile
+from placeborag_core.unicode_text import require_unicode
+from placeborag_langchain.collection import CollectionGuard, ordinals_of
 from placeborag_langchain.deletes import Deletes
-from placeborag_langchain.distance import DistanceOptions, requested_distance
+from placeborag_langchain.distance import DistanceOptions, requested_distance, shown_setting
 from placeborag_langchain.documents import to_document
 from placeborag_langchain.embeddings import PlaceboEmbeddings, core_embedder_of
-from placeborag_langchain.filters import StoreFilters
+from placeborag_langchain.filters import EngineFilter, StoreFilters
 from placeborag_langchain.ids import DocumentIds
+from placeborag_langchain.integration_methods import IntegrationMethods
 from placeborag_langchain.integrations import IntegrationFacts, integration_for
+from placeborag_langchain.options import IntegrationOptions, read_options
 from placeborag_langchain.reads import Reads
-from placeborag_langchain.search_methods import SearchMethods
 from placeborag_langchain.searches import Search
+from placeborag_langchain.store_retriever import PlaceboStoreRetriever
 from placeborag_langchain.writes import Writes, texts_to_documents
 
 __all__ = ["PlaceboVectorStore"]
@@ -38,6 +43,8 @@ _WRAP_OPTIONS = (
     "relevance_score_fn",
     "distance_strategy",
     "normalize_L2",
+    "content_payload_key",
+    "metadata_payload_key",
 )
 """The constructor options `from_core_store` takes: the LangChain side of the store."""
 
@@ -57,14 +64,70 @@ def _checked(
         )
     if not isinstance(namespace, str):
         raise TypeError(f"namespace must be a str, got {type(namespace).__name__}")
-    if not isinstance(collection_name, str) or not collection_name:
+    require_unicode(namespace, "namespace")
+    if not isinstance(collection_name, str):
+        raise TypeError(f"collection_name must be a str, got {type(collection_name).__name__}")
+    if not collection_name:
         raise ValueError("collection_name must be a non-empty str")
+    require_unicode(collection_name, "collection_name")
     if relevance_score_fn is not None and not callable(relevance_score_fn):
         raise TypeError("relevance_score_fn must be a callable taking the score")
     return embedding
 
 
-class PlaceboVectorStore(SearchMethods):
+def _profile_name(profile: Any) -> str:
+    if isinstance(profile, str):
+        return profile
+    if isinstance(profile, Profile):
+        return profile.name
+    raise TypeError(f"profile must be a profile name or a Profile, got {type(profile).__name__}")
+
+
+def _payload_format(facts: IntegrationFacts, content_key: Any, metadata_key: Any) -> Any:
+    """The integration's filter format, with Qdrant's payload keys where the user set them."""
+    for name, value in (
+        ("content_payload_key", content_key),
+        ("metadata_payload_key", metadata_key),
+    ):
+        if not isinstance(value, str):
+            raise TypeError(f"{name} must be a str, got {type(value).__name__}")
+        require_unicode(value, name)
+    fmt = facts.filter_format
+    if (content_key, metadata_key) == ("page_content", "metadata"):
+        return fmt
+    if not isinstance(fmt, EngineFilter):
+        raise TypeError(
+            "content_payload_key and metadata_payload_key are QdrantVectorStore's options; "
+            f"profile {facts.profile!r} has no payload"
+        )
+    layout = dataclasses.replace(
+        fmt.layout, metadata_prefix=f"{metadata_key}.", text_key=content_key
+    )
+    return dataclasses.replace(fmt, layout=layout)
+
+
+def _merged(
+    facts: IntegrationFacts, embedding: Any, metric: str | None, options: IntegrationOptions
+) -> tuple[Any, str | None]:
+    """The embedding and metric once the real class's options are applied."""
+    if options.embedding is not None:
+        if embedding is not None:
+            raise TypeError(
+                "give the embedding once: as embedding= or as embedding_function= "
+                f"({facts.class_name}'s name for it), not both"
+            )
+        embedding = options.embedding
+    if options.metric is not None:
+        if metric is not None and metric != options.metric:
+            raise ValueError(
+                f"metric={metric!r} contradicts {facts.class_name}'s distance option "
+                f"({options.metric!r}); give the distance once"
+            )
+        metric = options.metric
+    return embedding, metric
+
+
+class PlaceboVectorStore(IntegrationMethods):
     """A deterministic stand-in for `Chroma`, `QdrantVectorStore` or LangChain's `FAISS`.
 
     Args:
@@ -89,8 +152,15 @@ class PlaceboVectorStore(SearchMethods):
             `docs/integrations/langchain.md#lc-faiss-mmr-normalize`); the built-in
             `PlaceboEmbeddings` vectors are unit length already; under a strategy other than
             EUCLIDEAN_DISTANCE it warns as FAISS does (faiss profile only).
+        integration_options: the real class's own keyword options (`options.py`): Chroma's
+            `embedding_function`, `collection_metadata`, `collection_configuration`; Qdrant's
+            `distance`, `content_payload_key`, `metadata_payload_key`, `vector_name`, ...;
+            those that need a real client or server (`client`, hosts, URLs, on-disk paths,
+            sparse retrieval) raise NotImplementedError naming them.
 
-    `PlaceboVectorStore.from_core_store(store)` wraps an existing core store instead.
+    `PlaceboVectorStore.from_core_store(store)` wraps an existing core store instead. The
+    methods of each real class, and what is deliberately left out, are listed in
+    `docs/integrations/langchain-parity.md`.
     """
 
     def __init__(
@@ -108,9 +178,12 @@ class PlaceboVectorStore(SearchMethods):
         relevance_score_fn: Callable[[float], float] | None = None,
         distance_strategy: str | None = None,
         normalize_L2: bool = False,  # noqa: N803 - FAISS's own spelling
+        **integration_options: Any,
     ) -> None:
+        facts = integration_for(_profile_name(profile))
+        options = read_options(facts.profile, integration_options, "PlaceboVectorStore()")
+        embedding, metric = _merged(facts, embedding, metric, options)
         embedding = _checked(embedding, namespace, collection_name, relevance_score_fn)
-        facts = integration_for(profile if isinstance(profile, str) else profile.name)
         metric, _ = requested_distance(facts, metric, distance_strategy)
         core = FakeVectorStore(
             embedder=core_embedder_of(embedding),
@@ -129,6 +202,8 @@ class PlaceboVectorStore(SearchMethods):
             relevance_score_fn=relevance_score_fn,
             distance_strategy=distance_strategy,
             normalize_L2=normalize_L2,
+            content_payload_key=options.content_payload_key,
+            metadata_payload_key=options.metadata_payload_key,
         )
 
     @classmethod
@@ -140,7 +215,8 @@ class PlaceboVectorStore(SearchMethods):
         The records are shared, not copied; the store's profile, metric, filter mode and
         faults stay its own. `options` are the constructor's LangChain-side options:
         `embedding`, `collection_name`, `relevance_score_fn`, `distance_strategy` (which must
-        run on the store's metric) and `normalize_L2`.
+        run on the store's metric), `normalize_L2`, and Qdrant's `content_payload_key` and
+        `metadata_payload_key`.
         """
         if not isinstance(store, FakeVectorStore):
             raise TypeError(f"store must be a FakeVectorStore, got {type(store).__name__}")
@@ -165,36 +241,60 @@ class PlaceboVectorStore(SearchMethods):
         relevance_score_fn: Callable[[float], float] | None = None,
         distance_strategy: str | None = None,
         normalize_L2: bool = False,  # noqa: N803 - FAISS's own spelling
+        content_payload_key: str = "page_content",
+        metadata_payload_key: str = "metadata",
+        probe: bool = True,
     ) -> None:
-        """Set the store up over `core`."""
+        """Set the store up over `core` (`probe`: make the integration's construction-time
+        embedding call, where it has one)."""
         embedding = _checked(embedding, namespace, collection_name, relevance_score_fn)
         facts = integration_for(core.profile.name)
+        filter_format = _payload_format(facts, content_payload_key, metadata_payload_key)
         metric, setting = requested_distance(facts, None, distance_strategy)
         if setting is not None and metric != core.profile.metric:
             raise ValueError(
                 f"distance_strategy={setting} needs metric {metric!r}; the given store has "
                 f"{core.profile.metric!r}"
             )
-        native = core_embedder_of(embedding) is not None
+        # Texts go to the core as text only when the core embeds with this very embedder (a
+        # wrapped store may hold another one: then its vectors come from `embedding`).
+        own = core_embedder_of(embedding)
+        native = own is not None and own is core.embedder
         self._embedding = embedding
         self._store = core
         self._facts: IntegrationFacts = facts
         # stacklevel 3: the warning points at the caller of __init__ or from_core_store.
         self._distance = DistanceOptions.for_store(
-            facts, core.profile.metric, setting, normalize_L2, stacklevel=3
+            facts,
+            core.profile.metric,
+            setting,
+            normalize_L2,
+            stacklevel=3,
+            shown=shown_setting(distance_strategy),
         )
         self._namespace = namespace
         self.collection_name = collection_name
+        self.content_payload_key = content_payload_key
+        self.metadata_payload_key = metadata_payload_key
         self._relevance_override = relevance_score_fn
+        self._guard = CollectionGuard(facts.collection_deleted_error)
+        guard = self._guard.check
         ids = DocumentIds(facts, core.profile.ids)
         filters = StoreFilters(
-            facts.filter_format, core.profile, facts.callable_filter_arg, self._document
+            filter_format, core.profile, facts.callable_filter_arg, self._document
         )
-        self._writes = Writes(core, ids, self._distance, namespace, embedding, native)
-        self._search = Search(core, facts, self._distance, filters, namespace, embedding, native)
-        self._deletes = Deletes(core, ids, filters, namespace)
-        self._reads = Reads(core, ids, filters)
-        self._search.probe_embedding("init")
+        ordinals = ordinals_of(core)
+        self._writes = Writes(
+            core, ids, self._distance, namespace, embedding, native, guard, ordinals
+        )
+        self._search = Search(
+            core, facts, self._distance, filters, namespace, embedding, native, guard
+        )
+        self._deletes = Deletes(core, ids, filters, namespace, guard)
+        self._reads = Reads(core, ids, filters, guard)
+        if probe:
+            self._search.probe_embedding("init")
+        self._register_collection()
 
     def _document(self, record_id: str, text: str | None, metadata: Mapping[str, Any]) -> Document:
         """A record as the integration returns it (see `documents.to_document`)."""
@@ -264,23 +364,22 @@ class PlaceboVectorStore(SearchMethods):
         self,
         texts: Iterable[str],
         metadatas: list[dict[Any, Any]] | None = None,
-        *,
         ids: list[Any] | None = None,
         **kwargs: Any,
     ) -> list[str]:
-        """Embed and add texts; `ids` entries that are None get a generated id."""
+        """Embed and add texts; `ids` entries that are None get a generated id. `ids` may be
+        passed positionally, as the real classes take it."""
         return self.add_documents(texts_to_documents(texts, metadatas), ids=ids, **kwargs)
 
     async def aadd_texts(
         self,
         texts: Iterable[str],
         metadatas: list[dict[Any, Any]] | None = None,
-        *,
         ids: list[Any] | None = None,
         **kwargs: Any,
     ) -> list[str]:
         """Async twin of `add_texts`."""
-        docs = texts_to_documents(texts, metadatas)
+        docs = texts_to_documents(texts, metadatas, method="aadd_texts")
         return await self.aadd_documents(docs, ids=ids, **kwargs)
 
     # --- deletes and reads by id ----------------------------------------------------------
@@ -345,7 +444,21 @@ class PlaceboVectorStore(SearchMethods):
         """
         if self._relevance_override is not None:
             return self._relevance_override
+        self._guard.check()
         return self._distance.relevance(self._facts)
+
+    # --- the retriever -------------------------------------------------------------------
+
+    def _get_retriever_tags(self) -> list[str]:
+        """The imitated class's name, then the embeddings' (LangChain's tags for a store)."""
+        return [self._facts.class_name, type(self._embedding).__name__]
+
+    def as_retriever(self, **kwargs: Any) -> PlaceboStoreRetriever:
+        """LangChain's `VectorStoreRetriever` over this store; its tags and LangSmith
+        `ls_vector_store_provider` name the imitated class ("Chroma", "QdrantVectorStore",
+        "FAISS"), as the real store's retriever does."""
+        tags = kwargs.pop("tags", None) or [*self._get_retriever_tags()]
+        return PlaceboStoreRetriever(vectorstore=self, tags=tags, **kwargs)
 
     # --- construction ---------------------------------------------------------------------
 
@@ -353,30 +466,31 @@ class PlaceboVectorStore(SearchMethods):
     def from_texts(
         cls,
         texts: list[str],
-        embedding: Embeddings,
+        embedding: Embeddings | None = None,
         metadatas: list[dict[Any, Any]] | None = None,
-        *,
-        ids: list[str] | None = None,
+        ids: list[Any] | None = None,
         **kwargs: Any,
     ) -> PlaceboVectorStore:
-        """Build a store (constructor options as keyword arguments) and add the texts."""
+        """Build a store (constructor options, and the real class's own, as keyword arguments)
+        and add the texts; nothing is built when the texts are refused."""
+        docs = texts_to_documents(texts, metadatas, method="from_texts")
         store = cls(embedding, **kwargs)
-        store.add_texts(texts, metadatas, ids=ids)
+        store.add_documents(docs, ids=ids)
         return store
 
     @classmethod
     async def afrom_texts(
         cls,
         texts: list[str],
-        embedding: Embeddings,
+        embedding: Embeddings | None = None,
         metadatas: list[dict[Any, Any]] | None = None,
-        *,
-        ids: list[str] | None = None,
+        ids: list[Any] | None = None,
         **kwargs: Any,
     ) -> PlaceboVectorStore:
         """Async twin of `from_texts`."""
+        docs = texts_to_documents(texts, metadatas, method="afrom_texts")
         store = cls(embedding, **kwargs)
-        await store.aadd_texts(texts, metadatas, ids=ids)
+        await store.aadd_documents(docs, ids=ids)
         return store
 
     def __repr__(self) -> str:

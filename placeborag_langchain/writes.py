@@ -8,8 +8,7 @@ is not).
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,10 +16,19 @@ from langchain_core.documents import Document
 from langchain_core.embeddings import Embeddings
 
 from placeborag_core import FakeVectorStore
+from placeborag_langchain.arguments import checked_namespace
+from placeborag_langchain.collection import IdOrdinals
 from placeborag_langchain.distance import DistanceOptions
 from placeborag_langchain.ids import DocumentIds, generated_id, repeated
 
-__all__ = ["AddPlan", "Writes", "plan_add", "texts_to_documents"]
+__all__ = [
+    "AddPlan",
+    "Writes",
+    "checked_documents",
+    "plan_add",
+    "resolve_ids",
+    "texts_to_documents",
+]
 
 
 @dataclass(frozen=True)
@@ -38,30 +46,78 @@ class AddPlan:
 
 
 def texts_to_documents(
-    texts: Iterable[str], metadatas: list[dict[Any, Any]] | None
+    texts: Iterable[str], metadatas: Iterable[Any] | None, *, method: str = "add_texts"
 ) -> list[Document]:
-    """`add_texts` arguments as Documents (one metadata dict per text, or none at all)."""
+    """`add_texts` arguments as Documents (one metadata dict, or None, per text, or none at all).
+
+    TypeError for a text that is not a str, a single str passed as `texts`, or a metadata that
+    is not a dict; ValueError when the counts differ. `method` names the call in the errors.
+    """
+    if isinstance(texts, str | bytes) or not isinstance(texts, Iterable):
+        raise TypeError(f"{method}() texts must be an iterable of str, got {type(texts).__name__}")
     texts = list(texts)
-    if metadatas is not None and len(metadatas) != len(texts):
-        raise ValueError(
-            f"got {len(metadatas)} metadatas for {len(texts)} texts; pass one per text"
+    for position, text in enumerate(texts):
+        if not isinstance(text, str):
+            raise TypeError(
+                f"{method}() texts[{position}] must be a str, got {type(text).__name__}"
+            )
+    if metadatas is None:
+        metas: list[Any] = [None] * len(texts)
+    else:
+        if isinstance(metadatas, Mapping | str | bytes) or not isinstance(metadatas, Iterable):
+            raise TypeError(
+                f"{method}() metadatas must be a list of dicts (one per text) or None, got "
+                f"{type(metadatas).__name__}"
+            )
+        metas = list(metadatas)
+        if len(metas) != len(texts):
+            raise ValueError(
+                f"{method}() got {len(metas)} metadatas for {len(texts)} texts; pass one per text"
+            )
+    for position, meta in enumerate(metas):
+        if meta is not None and not isinstance(meta, Mapping):
+            raise TypeError(
+                f"{method}() metadatas[{position}] must be a dict or None, got "
+                f"{type(meta).__name__}"
+            )
+    return [
+        Document(page_content=t, metadata=dict(m) if m else {})
+        for t, m in zip(texts, metas, strict=True)
+    ]
+
+
+def checked_documents(documents: Any, method: str = "add_documents") -> list[Document]:
+    """`documents` as a list, each a langchain_core `Document` (TypeError naming the position
+    of the first that is not)."""
+    if isinstance(documents, str | bytes | Document) or not isinstance(documents, Iterable):
+        raise TypeError(
+            f"{method}() documents must be a list of Document, got {type(documents).__name__}"
         )
-    metas = metadatas if metadatas is not None else [{} for _ in texts]
-    pairs = zip(texts, metas, strict=True)
-    return [Document(page_content=t, metadata=m or {}) for t, m in pairs]
+    docs: list[Document] = list(documents)
+    for position, doc in enumerate(docs):
+        if not isinstance(doc, Document):
+            raise TypeError(
+                f"expected langchain_core Document objects, got {type(doc).__name__} at "
+                f"position {position}"
+            )
+    return docs
 
 
-def _resolve_ids(documents: Sequence[Document], ids: Sequence[Any] | None) -> list[Any | None]:
+def resolve_ids(documents: Sequence[Document], ids: Any) -> list[Any | None]:
+    """One requested id per document: the `ids` argument, else each `Document.id` (None where
+    neither gives one)."""
     if ids is None:
         return [doc.id or None for doc in documents]
-    if isinstance(ids, str):
+    if isinstance(ids, str | bytes):
         raise TypeError("ids must be a list of ids, got a single str")
-    ids = list(ids)
-    if len(ids) != len(documents):
+    if isinstance(ids, Mapping) or not isinstance(ids, Iterable):
+        raise TypeError(f"ids must be a list of ids or None, got {type(ids).__name__}")
+    wanted: list[Any] = list(ids)
+    if len(wanted) != len(documents):
         raise ValueError(
-            f"got {len(ids)} ids for {len(documents)} documents; pass one id per document"
+            f"got {len(wanted)} ids for {len(documents)} documents; pass one id per document"
         )
-    return ids
+    return wanted
 
 
 def plan_add(
@@ -73,13 +129,7 @@ def plan_add(
 ) -> AddPlan:
     """Validate a batch and decide every id (see `AddPlan`); raises before anything is written."""
     facts = ids_rule.facts
-    for position, doc in enumerate(documents):
-        if not isinstance(doc, Document):
-            raise TypeError(
-                f"expected langchain_core Document objects, got {type(doc).__name__} at "
-                f"position {position}"
-            )
-    wanted = _resolve_ids(documents, ids)
+    wanted = resolve_ids(documents, ids)
     returned: list[Any] = []
     core_ids: list[str] = []
     generated = 0
@@ -115,9 +165,11 @@ class Writes:
     """The adds of one store over its core store, as its integration runs them.
 
     `embedding` embeds the texts unless `native` (the store's own `PlaceboEmbeddings`,
-    untouched): then texts go to the core as text and are embedded there. Planning reserves the
-    ordinals of the ids it generates, so concurrent adds of the same content never get the same
-    generated id.
+    untouched): then texts go to the core as text and are embedded there. An add checks its
+    arguments, embeds (as the real integrations do, before their client checks the ids), then,
+    under the lock, decides the ids and writes: the ordinal of a generated id is taken only when
+    the write succeeds, so a failed add leaves no trace, not even in the ids generated later, and
+    concurrent adds of the same content never get the same generated id.
     """
 
     def __init__(  # noqa: PLR0917 - the store's parts, in the order the store builds them
@@ -128,6 +180,8 @@ class Writes:
         namespace: str,
         embedding: Embeddings,
         native: bool,
+        guard: Callable[[], None],
+        ordinals: IdOrdinals,
     ) -> None:
         self._core = core
         self._ids = ids
@@ -135,48 +189,131 @@ class Writes:
         self._namespace = namespace
         self._embedding = embedding
         self._native = native
-        self._lock = threading.Lock()
-        self._generated = 0
+        self._guard = guard
+        self.ordinals = ordinals
+
+    def _take(self, documents: Any, kwargs: dict[str, Any]) -> tuple[list[Document], Any, str]:
+        ids = kwargs.pop("ids", None)
+        ns = checked_namespace(kwargs.pop("namespace", self._namespace))
+        documents = checked_documents(documents)
+        resolve_ids(documents, ids)  # the shape of ids, checked before anything is embedded
+        return documents, ids, ns
 
     def add(self, documents: Iterable[Document], kwargs: dict[str, Any]) -> list[Any]:
         """Add `documents` (`kwargs`: the call's `ids`, `namespace` and ignored extras); the
         ids, one per document."""
-        ids = kwargs.pop("ids", None)
-        ns = kwargs.pop("namespace", self._namespace)
-        documents = list(documents)
-        plan = self._plan(documents, ids, ns)
+        docs, ids, ns = self._take(documents, kwargs)
         vectors = None
-        if not self._native:
+        if not self._native and docs:
             # Every input text is embedded, repeated ids included, as the real stores do.
-            every = self._embedding.embed_documents([d.page_content for d in documents])
-            vectors = [every[n] for n in plan.positions]
-        self._write(plan, vectors, ns)
-        return plan.returned
+            texts = [d.page_content for d in docs]
+            vectors = self._checked(self._embedding.embed_documents(texts), len(texts))
+        return self._commit(docs, ids, vectors, ns, unit=True)
 
     async def aadd(self, documents: Iterable[Document], kwargs: dict[str, Any]) -> list[Any]:
         """Async twin of `add` (embeds with `aembed_documents`)."""
-        ids = kwargs.pop("ids", None)
-        ns = kwargs.pop("namespace", self._namespace)
-        documents = list(documents)
-        plan = self._plan(documents, ids, ns)
+        docs, ids, ns = self._take(documents, kwargs)
         vectors = None
-        if not self._native:
-            every = await self._embedding.aembed_documents([d.page_content for d in documents])
-            vectors = [every[n] for n in plan.positions]
-        self._write(plan, vectors, ns)
-        return plan.returned
+        if not self._native and docs:
+            texts = [d.page_content for d in docs]
+            vectors = self._checked(await self._embedding.aembed_documents(texts), len(texts))
+        return self._commit(docs, ids, vectors, ns, unit=True)
 
-    def _plan(self, documents: Sequence[Document], ids: Sequence[Any] | None, ns: str) -> AddPlan:
+    def add_vectors(
+        self,
+        documents: list[Document],
+        vectors: list[Any],
+        kwargs: dict[str, Any],
+        *,
+        unit: bool = True,
+    ) -> list[Any]:
+        """Add `documents` with their given `vectors` (FAISS's `add_embeddings`, `merge_from`):
+        nothing is embedded; `unit=False` stores the vectors exactly as given."""
+        docs, ids, ns = self._take(documents, kwargs)
+        return self._commit(docs, ids, self._checked(vectors, len(docs)), ns, unit=unit)
+
+    def _checked(self, vectors: Any, expected: int) -> list[Any]:
+        if isinstance(vectors, str | bytes) or not isinstance(vectors, Iterable):
+            raise TypeError(
+                f"the embeddings ({type(self._embedding).__name__}) returned "
+                f"{type(vectors).__name__}, not a list of vectors"
+            )
+        given: list[Any] = list(vectors)
+        if len(given) != expected:
+            raise ValueError(
+                f"got {len(given)} vectors for {expected} texts (from "
+                f"{type(self._embedding).__name__}); each text needs exactly one"
+            )
+        return given
+
+    def _commit(
+        self, docs: list[Document], ids: Any, vectors: list[Any] | None, ns: str, *, unit: bool
+    ) -> list[Any]:
         def exists(core_id: str) -> bool:
             return self._core.get(core_id, namespace=ns) is not None
 
-        with self._lock:
-            plan = plan_add(self._ids, documents, ids, self._generated, exists)
-            self._generated += plan.generated
-        return plan
+        with self.ordinals.lock:
+            self._guard()
+            plan = plan_add(self._ids, docs, ids, self.ordinals.value, exists)
+            columns: list[Sequence[Any]] = [plan.core_ids, plan.texts, plan.metadatas]
+            if vectors is not None:
+                chosen = [vectors[n] for n in plan.positions]
+                columns.append(self._distance.unit(chosen) if unit else chosen)
+            if plan.core_ids:
+                self._core.upsert_many(list(zip(*columns, strict=True)), namespace=ns)
+            self.ordinals.value += plan.generated
+        return plan.returned
 
-    def _write(self, plan: AddPlan, vectors: list[list[float]] | None, ns: str) -> None:
-        columns: list[Sequence[Any]] = [plan.core_ids, plan.texts, plan.metadatas]
-        if vectors is not None:
-            columns.append(self._distance.unit(vectors))
-        self._core.upsert_many(list(zip(*columns, strict=True)), namespace=ns)
+    def update(self, ids: Any, documents: Any, vectors: list[Any] | None, ns: str) -> None:
+        """Chroma's `update_documents`: the records of `ids` that exist get the documents' text,
+        metadata (merged under the chroma profile, as Chroma's update merges) and vectors;
+        ids that do not exist are ignored. Checked with Chroma's messages first."""
+        id_list, docs = checked_update(ids, documents, vectors)
+        checked_namespace(ns)
+        with self.ordinals.lock:
+            self._guard()
+            keep = [n for n, i in enumerate(id_list) if self._core.get(i, namespace=ns) is not None]
+            records = [
+                (id_list[n], docs[n].page_content, docs[n].metadata)
+                + (() if vectors is None else (self._distance.unit([vectors[n]])[0],))
+                for n in keep
+            ]
+            if records:
+                self._core.upsert_many(records, namespace=ns)
+
+
+def checked_update(
+    ids: Any, documents: Any, vectors: list[Any] | None
+) -> tuple[list[str], list[Document]]:
+    """`update_documents` arguments checked as Chroma checks them (its messages)."""
+    docs = checked_documents(documents, "update_documents")
+    if isinstance(ids, str | bytes | Mapping) or not isinstance(ids, Iterable):
+        raise TypeError(f"update_documents() ids must be a list of str, got {type(ids).__name__}")
+    id_list = list(ids)
+    if not docs:
+        raise ValueError(
+            "Expected Embeddings to be non-empty list or numpy array, got [] in update."
+        )
+    for value in id_list:
+        if not isinstance(value, str):
+            raise ValueError(f"Expected ID to be a str, got {value} in update.")
+        if not value:
+            raise ValueError("Empty ID, ID must have at least one character")
+    if len(id_list) != len(docs):
+        n = len(docs)
+        raise ValueError(
+            f"Unequal lengths for fields: ids: {len(id_list)}, metadatas: {n}, embeddings: "
+            f"{n if vectors is None else len(vectors)}, documents: {n} in update."
+        )
+    dups = repeated(id_list)
+    if dups:
+        raise ValueError(
+            "Expected IDs to be unique, found duplicates of: "
+            f"{', '.join(dict.fromkeys(dups))} in update."
+        )
+    for doc in docs:
+        if not doc.metadata:
+            raise ValueError(
+                "Expected metadata to be a non-empty dict, got 0 metadata attributes in update."
+            )
+    return id_list, docs

@@ -19,9 +19,10 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from llama_index.core.base.embeddings.base import BaseEmbedding
-from pydantic import Field, PrivateAttr
+from pydantic import ConfigDict, Field, PrivateAttr, StrictFloat, StrictInt, StrictStr
 
 from placeborag_core import FakeEmbedder
+from placeborag_llamaindex import inputs
 
 __all__ = ["PlaceboEmbedding"]
 
@@ -40,12 +41,14 @@ class PlaceboEmbedding(BaseEmbedding):
     afterwards raises instead of silently changing nothing. Build a new model instead.
     """
 
-    model_name: str = Field(
+    model_config = ConfigDict(extra="forbid")
+
+    model_name: StrictStr = Field(
         default="placeborag-hash-v1",
         frozen=True,
         description="Names the embedding space; another name gives unrelated vectors.",
     )
-    dimensions: int = Field(default=384, frozen=True, description="Vector length.")
+    dimensions: StrictInt = Field(default=384, frozen=True, description="Vector length.")
     clusters: dict[str, list[str]] | None = Field(
         default=None,
         frozen=True,
@@ -54,21 +57,25 @@ class PlaceboEmbedding(BaseEmbedding):
     cluster_match: Literal["exact", "substring"] = Field(
         default="exact", frozen=True, description="How a text joins a declared cluster."
     )
-    cluster_spread: float = Field(
+    cluster_spread: StrictFloat = Field(
         default=0.2,
         frozen=True,
         description="Upper bound of a member's jitter around its cluster anchor.",
     )
-    embed_batch_size: int = Field(
+    embed_batch_size: StrictInt = Field(
         default=_DEFAULT_BATCH,
         gt=0,
         le=_MAX_BATCH,
         description="Texts per call of the vectorised batch path.",
     )
+    num_workers: StrictInt | None = Field(
+        default=None, description="Workers for async embedding calls (BaseEmbedding's)."
+    )
 
     _embedder: FakeEmbedder = PrivateAttr()
 
     def __init__(self, **data: Any) -> None:
+        inputs.keyword_arguments("PlaceboEmbedding()", data, list(type(self).model_fields))
         super().__init__(**data)
         self._embedder = FakeEmbedder(
             model_name=self.model_name,

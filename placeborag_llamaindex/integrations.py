@@ -19,6 +19,7 @@ MMR mode                  all candidates         prefetch 4 x top_k           ig
 ``delete_nodes`` no ids   needs filters          ValueError                   needs filters
 query without embedding   score None             score None                   score 1.0
 ``get_nodes`` vectors     no                     no                           yes
+``get_nodes(limit=)``     TypeError              TypeError                    at most limit
 native filter keyword     none                   none                         ``qdrant_filters=``
 ========================  =====================  ===========================  ===================
 
@@ -84,6 +85,7 @@ class IntegrationFacts:
         delete_nodes_needs_ids: ``delete_nodes`` raises without ids, even with filters.
         unranked_score: the score of each node of a query without embedding.
         get_nodes_with_embedding: ``get_nodes`` returns nodes with their vectors.
+        get_nodes_limit: ``get_nodes`` takes ``limit=`` (at most that many nodes).
         native_filter_kwarg: the ``query`` keyword that takes the engine's own filter object and
             replaces the query's filters (None: no such keyword).
         native_filter_payload: where the integration keeps a node in the engine's payload, for
@@ -109,6 +111,7 @@ class IntegrationFacts:
     unranked_score: float | None
     get_nodes_with_embedding: bool
     mmr_prefetch_factor: float | None = None
+    get_nodes_limit: bool = False
     native_filter_kwarg: str | None = None
     native_filter_payload: PayloadLayout | None = None
     default_metric: str | None = None
@@ -197,6 +200,7 @@ _QDRANT = IntegrationFacts(
     delete_nodes_needs_ids=False,
     unranked_score=1.0,
     get_nodes_with_embedding=True,
+    get_nodes_limit=True,
     native_filter_kwarg="qdrant_filters",
     # Metadata keys are the payload's own and the text lives inside "_node_content"; a HasId
     # condition can only name a node by its id, a UUID str.

@@ -20,6 +20,7 @@ from llama_index.core.vector_stores.utils import metadata_dict_to_node, node_to_
 
 from placeborag_core import Match, Record
 from placeborag_core.backends import IdRule
+from placeborag_core.unicode_text import require_unicode
 
 if TYPE_CHECKING:
     from placeborag_llamaindex.integrations import IntegrationFacts
@@ -67,6 +68,9 @@ class NodeCodec:
         metadata = node_to_metadata_dict(
             node, remove_text=True, flat_metadata=self.integration.flat_metadata
         )
+        for key in node.metadata:
+            if isinstance(key, str):
+                require_unicode(key, f"metadata key of node {node.node_id!r}")
         if self.integration.none_metadata_as_empty_string:
             metadata = {k: ("" if v is None else v) for k, v in metadata.items()}
         return node.get_content(metadata_mode=MetadataMode.NONE), metadata, embedding

@@ -16,6 +16,7 @@ from typing import Any
 
 from llama_index.core.vector_stores.types import VectorStoreQuery, VectorStoreQueryMode
 
+from placeborag_llamaindex.engine_only import refuse_engine_mode
 from placeborag_llamaindex.integrations import INTEGRATIONS, IntegrationFacts
 
 __all__ = ["QueryOptions"]
@@ -61,6 +62,8 @@ def _mode(mode: Any) -> VectorStoreQueryMode:
         parsed = VectorStoreQueryMode(mode)
     except ValueError:
         parsed = None
+    if parsed is not None:
+        refuse_engine_mode(parsed)
     if parsed is None or parsed not in _MODES:
         raise ValueError(
             f"Invalid query mode: {mode!r}; PlaceboVectorStore supports "

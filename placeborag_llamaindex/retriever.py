@@ -19,6 +19,8 @@ from llama_index.core.base.base_retriever import BaseRetriever
 from llama_index.core.callbacks import CallbackManager
 from llama_index.core.schema import BaseNode, NodeWithScore, QueryBundle, TextNode
 
+from placeborag_core.unicode_text import require_unicode
+
 __all__ = ["CannedRetriever"]
 
 _CHUNK_ATTRIBUTES = ("id", "text", "metadata", "score")
@@ -70,7 +72,13 @@ class CannedRetriever(BaseRetriever):
         for query, items in responses.items():
             if not isinstance(query, str):
                 raise TypeError(f"responses keys must be query strings, got {query!r}")
+            require_unicode(query, f"responses key {query!r}")
             canned[query] = _convert(items, f"responses[{query!r}]")
+        if callback_manager is not None and not isinstance(callback_manager, CallbackManager):
+            raise TypeError(
+                "callback_manager must be a llama_index CallbackManager or None, got "
+                f"{type(callback_manager).__name__}"
+            )
         self._canned = canned
         self._default = None if default is None else _convert(default, "default")
         self.queries: list[str] = []

@@ -16,21 +16,29 @@ ranks nothing and evaluates no filter itself.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import os
+from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 from llama_index.core.schema import BaseNode
+from llama_index.core.utils import concat_dirs
 from llama_index.core.vector_stores.types import (
     BasePydanticVectorStore,
     MetadataFilters,
     VectorStoreQuery,
     VectorStoreQueryResult,
 )
-from pydantic import ConfigDict, PrivateAttr
+from pydantic import ConfigDict, PrivateAttr, StrictBool, StrictFloat, StrictStr
 
 from placeborag_core import FakeEmbedder, FakeVectorStore
-from placeborag_llamaindex import persist
+from placeborag_core.messages import shown
+from placeborag_core.unicode_text import require_unicode
+from placeborag_llamaindex import inputs, persist
 from placeborag_llamaindex.embedding import PlaceboEmbedding
+from placeborag_llamaindex.engine_only import (
+    refuse_engine_arguments,
+    refuse_engine_only,
+)
 from placeborag_llamaindex.integrations import IntegrationFacts, integration_for
 from placeborag_llamaindex.nodes import NodeCodec
 from placeborag_llamaindex.query_options import QueryOptions
@@ -42,11 +50,20 @@ __all__ = ["PlaceboVectorStore"]
 
 
 def _reject_kwargs(method: str, kwargs: dict[str, Any]) -> None:
+    """Refuse keyword arguments: an engine-only one (``shard_identifier``) with
+    ``NotImplementedError`` naming it, any other with ``TypeError``."""
     if kwargs:
+        refuse_engine_arguments(sorted(kwargs), f"{method}()")
         raise TypeError(
             f"PlaceboVectorStore.{method}() got unexpected keyword arguments "
             f"{sorted(kwargs)}; it accepts none"
         )
+
+
+_PERSIST_NAMESPACE_SEP = "__"  # llama_index.core.vector_stores.simple.NAMESPACE_SEP
+_PERSIST_FNAME = "vector_store.json"  # llama_index.core.vector_stores.types.DEFAULT_PERSIST_FNAME
+_DEFAULT_PERSIST_DIR = "./storage"  # llama_index.core.vector_stores.types.DEFAULT_PERSIST_DIR
+_SPARSE = "QdrantVectorStore's sparse vectors and hybrid search (a Qdrant server feature)"
 
 
 class PlaceboVectorStore(BasePydanticVectorStore):
@@ -67,16 +84,19 @@ class PlaceboVectorStore(BasePydanticVectorStore):
     one afterwards raises instead of silently changing nothing.
     """
 
-    model_config = ConfigDict(arbitrary_types_allowed=True, frozen=True)
+    model_config = ConfigDict(
+        arbitrary_types_allowed=True, frozen=True, extra="forbid", strict=True
+    )
 
-    stores_text: bool = True
-    profile: str = "default"
-    metric: str | None = None
+    stores_text: StrictBool = True
+    is_embedding_query: StrictBool = True
+    profile: StrictStr = "default"
+    metric: StrictStr | None = None
     filter_mode: Literal["pre", "post"] = "pre"
-    recall: float = 1.0
+    recall: StrictFloat = 1.0
     visibility: Literal["immediate", "manual"] = "immediate"
-    orphaned_ids: bool = False
-    namespace: str = ""
+    orphaned_ids: StrictBool = False
+    namespace: StrictStr = ""
 
     _store: FakeVectorStore = PrivateAttr()
     _facts: IntegrationFacts = PrivateAttr()
@@ -88,9 +108,20 @@ class PlaceboVectorStore(BasePydanticVectorStore):
     def __init__(
         self, *, embedder: FakeEmbedder | PlaceboEmbedding | None = None, **data: Any
     ) -> None:
+        _check_constructor_arguments(data)
+        if embedder is not None and not isinstance(embedder, FakeEmbedder | PlaceboEmbedding):
+            raise TypeError(
+                "embedder must be a PlaceboEmbedding, a placeborag_core.FakeEmbedder or None, "
+                f"got {type(embedder).__name__}"
+            )
         super().__init__(**data)
         if self.stores_text is not True:
             raise ValueError("PlaceboVectorStore always stores text; stores_text must be True")
+        if self.is_embedding_query is not True:
+            raise ValueError(
+                "PlaceboVectorStore is queried with embeddings; is_embedding_query must be True"
+            )
+        require_unicode(self.namespace, "namespace")
         integration = integration_for(self.profile)
         core_embedder = (
             embedder.core_embedder if isinstance(embedder, PlaceboEmbedding) else embedder
@@ -141,9 +172,14 @@ class PlaceboVectorStore(BasePydanticVectorStore):
     # -- the core underneath ---------------------------------------------------------------
 
     @property
-    def client(self) -> FakeVectorStore:
-        """The core ``FakeVectorStore`` (LlamaIndex's name for the backend handle)."""
-        return self._store
+    def client(self) -> Any:
+        """Refused: the real stores return their engine client here (a chromadb ``Collection``,
+        a ``QdrantClient``); a test double has none. ``core_store`` is the ``FakeVectorStore``
+        holding the records."""
+        raise refuse_engine_only(
+            "client (use core_store for the FakeVectorStore that holds the records)",
+            "the real store's engine client (a chromadb Collection, a QdrantClient)",
+        )
 
     @property
     def core_store(self) -> FakeVectorStore:
@@ -178,9 +214,9 @@ class PlaceboVectorStore(BasePydanticVectorStore):
     # -- writes ----------------------------------------------------------------------------
 
     def add(self, nodes: Sequence[BaseNode], **add_kwargs: Any) -> list[str]:
-        """Store nodes that carry embeddings; returns their node ids, in order."""
+        """Store nodes that carry embeddings, all or nothing; returns their node ids, in order."""
         _reject_kwargs("add", add_kwargs)
-        return self._writes.add(nodes)
+        return self._writes.add(inputs.nodes(nodes))
 
     async def async_add(self, nodes: Sequence[BaseNode], **add_kwargs: Any) -> list[str]:
         return self.add(nodes, **add_kwargs)
@@ -188,7 +224,7 @@ class PlaceboVectorStore(BasePydanticVectorStore):
     def delete(self, ref_doc_id: str, **delete_kwargs: Any) -> None:
         """Delete every node whose source document is ``ref_doc_id`` (unknown: no-op)."""
         _reject_kwargs("delete", delete_kwargs)
-        self._writes.delete({"document_id": ref_doc_id}, None)
+        self._writes.delete({"document_id": inputs.text(ref_doc_id, "ref_doc_id")}, None)
 
     async def adelete(self, ref_doc_id: str, **delete_kwargs: Any) -> None:
         self.delete(ref_doc_id, **delete_kwargs)
@@ -199,8 +235,11 @@ class PlaceboVectorStore(BasePydanticVectorStore):
         filters: MetadataFilters | None = None,
         **delete_kwargs: Any,
     ) -> None:
-        """Delete the nodes among ``node_ids`` that pass ``filters`` (missing ids: no-op)."""
+        """Delete the nodes among ``node_ids`` that pass ``filters`` (missing ids: no-op), all
+        or nothing."""
         _reject_kwargs("delete_nodes", delete_kwargs)
+        node_ids = inputs.node_ids(node_ids, "node_ids")
+        filters = inputs.filters(filters)
         self._writes.delete(*self._restrictions.of_delete_nodes(node_ids, filters))
 
     async def adelete_nodes(
@@ -221,16 +260,50 @@ class PlaceboVectorStore(BasePydanticVectorStore):
     # -- reads -----------------------------------------------------------------------------
 
     def get_nodes(
-        self, node_ids: list[str] | None = None, filters: MetadataFilters | None = None
+        self,
+        node_ids: list[str] | None = None,
+        filters: MetadataFilters | None = None,
+        **kwargs: Any,
     ) -> list[BaseNode]:
-        """The stored nodes among ``node_ids`` passing ``filters``, in the profile's order."""
-        records = self._search.select(*self._restrictions.of_get_nodes(node_ids, filters))
+        """The stored nodes among ``node_ids`` passing ``filters``, in the profile's order.
+
+        ``limit=`` (qdrant profile, as ``QdrantVectorStore.get_nodes``): at most that many.
+        """
+        limit = self._get_nodes_limit(kwargs)
+        node_ids = inputs.node_ids(node_ids, "node_ids")
+        filters = inputs.filters(filters)
+        where, ids = self._restrictions.of_get_nodes(node_ids, filters)
+        if limit is not None and ids is not None:
+            limit = min(limit, len(ids))
+        records = self._search.select(where, ids, limit=limit)
         return [self._codec.stored_node(record) for record in records]
 
     async def aget_nodes(
-        self, node_ids: list[str] | None = None, filters: MetadataFilters | None = None
+        self,
+        node_ids: list[str] | None = None,
+        filters: MetadataFilters | None = None,
+        **kwargs: Any,
     ) -> list[BaseNode]:
-        return self.get_nodes(node_ids, filters)
+        return self.get_nodes(node_ids, filters, **kwargs)
+
+    def _get_nodes_limit(self, kwargs: dict[str, Any]) -> int | None:
+        accepted = {"limit"} if self._facts.get_nodes_limit else set()
+        _reject_kwargs("get_nodes", {k: v for k, v in kwargs.items() if k not in accepted})
+        limit = kwargs.get("limit")
+        if limit is None:
+            return None
+        if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+            raise ValueError(f"get_nodes() limit must be an int >= 1 or None, got {shown(limit)}")
+        return limit
+
+    def get(self, text_id: str) -> list[float]:
+        """The stored embedding of node ``text_id`` (``SimpleVectorStore.get``); ``KeyError``
+        if there is none."""
+        record_id = self._codec.record_id(inputs.text(text_id, "text_id"))
+        record = self._store.get(record_id, namespace=self.namespace)
+        if record is None or record.vector is None:
+            raise KeyError(text_id)
+        return [float(x) for x in record.vector]
 
     def query(self, query: VectorStoreQuery, **kwargs: Any) -> VectorStoreQueryResult:
         """Top ``similarity_top_k`` nodes for ``query_embedding`` (modes DEFAULT and MMR).
@@ -243,8 +316,10 @@ class PlaceboVectorStore(BasePydanticVectorStore):
         source shows) and ``qdrant_filters`` (qdrant profile: a ``qdrant_client.models.Filter``
         on the payload, which replaces ``filters``, ``doc_ids`` and ``node_ids``, as in
         ``QdrantVectorStore``: ``docs/integrations/llamaindex.md#li-qdrant-native-filter``).
-        A query without embedding lists the records that pass, in listing order.
+        A query without embedding lists the records that pass, in listing order. Modes that
+        need a sparse index or a learner raise ``NotImplementedError`` naming them.
         """
+        query = inputs.query(query)
         options = QueryOptions.parse(kwargs, query, self._facts)
         where, ids = self._restrictions.of_query(query, options)
         k = query.similarity_top_k
@@ -261,9 +336,9 @@ class PlaceboVectorStore(BasePydanticVectorStore):
 
     # -- persistence -----------------------------------------------------------------------
 
-    def persist(self, persist_path: str, fs: Any | None = None) -> None:
-        """Write every namespace of the core store to ``persist_path`` (format: ``persist``)."""
-        fields = {
+    def _fields(self) -> dict[str, Any]:
+        """The constructor fields that configure the core store (the persisted ``store``)."""
+        return {
             "profile": self.profile,
             "metric": self.metric,
             "filter_mode": self.filter_mode,
@@ -272,7 +347,18 @@ class PlaceboVectorStore(BasePydanticVectorStore):
             "orphaned_ids": self.orphaned_ids,
             "namespace": self.namespace,
         }
-        persist.write_payload(persist.payload_of(self._store, fields), persist_path, fs)
+
+    def persist(
+        self,
+        persist_path: str = os.path.join(_DEFAULT_PERSIST_DIR, _PERSIST_FNAME),
+        fs: Any | None = None,
+    ) -> None:
+        """Write every namespace of the core store to ``persist_path`` as JSON (format:
+        ``placeborag_llamaindex.persist``). Raises ``ValueError``, writing nothing, if the store
+        holds writes waiting for ``refresh()`` or orphaned ids (neither has a place in the file;
+        pickling keeps both)."""
+        path = inputs.path(persist_path, "persist_path")
+        persist.write_payload(persist.payload_of(self._store, self._fields()), path, fs)
 
     @classmethod
     def from_persist_path(
@@ -282,8 +368,178 @@ class PlaceboVectorStore(BasePydanticVectorStore):
         *,
         embedder: FakeEmbedder | PlaceboEmbedding | None = None,
     ) -> PlaceboVectorStore:
-        """Rebuild a store written by ``persist``."""
-        payload = persist.read_payload(persist_path, fs)
-        store = cls(embedder=embedder, **payload["store"])
-        persist.load_records(store._store, payload)
+        """Rebuild a store written by ``persist``; a file that is not one raises ``ValueError``
+        naming it."""
+        path = inputs.path(persist_path, "persist_path")
+        return cls._from_payload(persist.read_payload(path, fs), path, embedder)
+
+    @classmethod
+    def from_persist_dir(
+        cls,
+        persist_dir: str = _DEFAULT_PERSIST_DIR,
+        namespace: str = "default",
+        fs: Any | None = None,
+        *,
+        embedder: FakeEmbedder | PlaceboEmbedding | None = None,
+    ) -> PlaceboVectorStore:
+        """Rebuild the store ``StorageContext.persist(persist_dir)`` wrote for the index's
+        vector-store ``namespace`` (``"default"``: the file ``default__vector_store.json``), as
+        ``SimpleVectorStore.from_persist_dir`` does.
+
+        Pass it on to LlamaIndex::
+
+            store = PlaceboVectorStore.from_persist_dir("./storage")
+            context = StorageContext.from_defaults(persist_dir="./storage", vector_store=store)
+        """
+        directory = inputs.path(persist_dir, "persist_dir")
+        name = inputs.text(namespace, "namespace")
+        filename = f"{name}{_PERSIST_NAMESPACE_SEP}{_PERSIST_FNAME}"
+        if fs is not None:
+            path = concat_dirs(directory, filename)
+        else:
+            path = os.path.join(directory, filename)
+        return cls.from_persist_path(path, fs, embedder=embedder)
+
+    @classmethod
+    def _from_payload(
+        cls,
+        payload: Mapping[str, Any],
+        source: str,
+        embedder: FakeEmbedder | PlaceboEmbedding | None,
+    ) -> PlaceboVectorStore:
+        try:
+            store = cls(embedder=embedder, **payload["store"])
+        except (TypeError, ValueError) as error:
+            raise ValueError(
+                f'{source}: "store" holds invalid constructor fields: {error}'
+            ) from None
+        persist.load_records(store._store, payload, source)
         return store
+
+    def to_dict(self, **kwargs: Any) -> dict[str, Any]:
+        """The store as JSON-ready data: what ``persist`` writes (every record and setting),
+        plus ``class_name``; ``from_dict`` reads it back. (``SimpleVectorStore.to_dict`` also
+        returns its data, not only its fields.)"""
+        if kwargs:
+            raise TypeError(
+                f"PlaceboVectorStore.to_dict() takes no arguments, got {sorted(kwargs)}"
+            )
+        payload = persist.payload_of(self._store, self._fields())
+        payload["class_name"] = self.class_name()
+        return payload
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any], **kwargs: Any) -> PlaceboVectorStore:
+        """The store ``to_dict`` described, records and all; ``ValueError`` for anything else.
+        Keyword: ``embedder``."""
+        embedder = kwargs.pop("embedder", None)
+        if kwargs:
+            raise TypeError(
+                "PlaceboVectorStore.from_dict() got unexpected keyword arguments "
+                f"{sorted(kwargs)}; it accepts embedder="
+            )
+        if not isinstance(data, Mapping):
+            raise TypeError(
+                f"from_dict() needs the mapping to_dict() returned, got {type(data).__name__}"
+            )
+        payload = {k: v for k, v in data.items() if k != "class_name"}
+        checked = persist.check_payload(payload, "from_dict() data")
+        return cls._from_payload(checked, "from_dict() data", embedder)
+
+    @classmethod
+    def from_namespaced_persist_dir(
+        cls,
+        persist_dir: str = _DEFAULT_PERSIST_DIR,
+        fs: Any | None = None,
+        *,
+        embedder: FakeEmbedder | PlaceboEmbedding | None = None,
+    ) -> dict[str, PlaceboVectorStore]:
+        """Every store ``StorageContext.persist(persist_dir)`` wrote with this class, by the
+        index's vector-store namespace (``SimpleVectorStore.from_namespaced_persist_dir``).
+        Files of other stores (LlamaIndex's ``image__vector_store.json``, a
+        ``SimpleVectorStore``) are not ours and are left out; one of ours that is damaged
+        raises ``ValueError`` naming it."""
+        directory = inputs.path(persist_dir, "persist_dir")
+        names = fs.listdir(directory, detail=False) if fs is not None else os.listdir(directory)
+        stores: dict[str, PlaceboVectorStore] = {}
+        for entry in sorted(os.path.basename(str(n).rstrip("/")) for n in names):
+            suffix = f"{_PERSIST_NAMESPACE_SEP}{_PERSIST_FNAME}"
+            if not entry.endswith(suffix):
+                continue
+            path = (
+                concat_dirs(directory, entry) if fs is not None else os.path.join(directory, entry)
+            )
+            if persist.is_ours(path, fs):
+                stores[entry[: -len(suffix)]] = cls.from_persist_path(path, fs, embedder=embedder)
+        return stores
+
+    # -- what only a real engine has -------------------------------------------------------
+
+    @property
+    def _collection(self) -> Any:
+        """Refused: ``ChromaVectorStore._collection`` is the chromadb collection."""
+        raise refuse_engine_only(
+            "_collection (use core_store)", "ChromaVectorStore's chromadb collection"
+        )
+
+    @classmethod
+    def from_collection(cls, collection: Any) -> PlaceboVectorStore:
+        """Refused: ``ChromaVectorStore.from_collection`` wraps a chromadb collection."""
+        raise refuse_engine_only("from_collection()", "ChromaVectorStore's chromadb collection")
+
+    @classmethod
+    def from_params(cls, *args: Any, **kwargs: Any) -> PlaceboVectorStore:
+        """Refused: ``ChromaVectorStore.from_params`` connects to a Chroma server or directory."""
+        raise refuse_engine_only("from_params()", "ChromaVectorStore's connection to Chroma")
+
+    def set_query_functions(self, *args: Any, **kwargs: Any) -> None:
+        """Refused: ``QdrantVectorStore.set_query_functions`` sets sparse encoders."""
+        raise refuse_engine_only("set_query_functions()", _SPARSE)
+
+    def get_default_sparse_doc_encoder(self, *args: Any, **kwargs: Any) -> Any:
+        """Refused: a ``QdrantVectorStore`` sparse encoder (fastembed)."""
+        raise refuse_engine_only("get_default_sparse_doc_encoder()", _SPARSE)
+
+    def get_default_sparse_query_encoder(self, *args: Any, **kwargs: Any) -> Any:
+        """Refused: a ``QdrantVectorStore`` sparse encoder (fastembed)."""
+        raise refuse_engine_only("get_default_sparse_query_encoder()", _SPARSE)
+
+    def use_old_sparse_encoder(self, *args: Any, **kwargs: Any) -> bool:
+        """Refused: ``QdrantVectorStore`` inspects the server collection's sparse vectors."""
+        raise refuse_engine_only("use_old_sparse_encoder()", _SPARSE)
+
+    async def ause_old_sparse_encoder(self, *args: Any, **kwargs: Any) -> bool:
+        """Refused, as :meth:`use_old_sparse_encoder`."""
+        raise refuse_engine_only("ause_old_sparse_encoder()", _SPARSE)
+
+    def parse_to_query_result(self, response: Any) -> VectorStoreQueryResult:
+        """Refused: ``QdrantVectorStore.parse_to_query_result`` reads qdrant-client points."""
+        raise refuse_engine_only(
+            "parse_to_query_result()", "QdrantVectorStore's reader of qdrant-client points"
+        )
+
+    # -- pickling --------------------------------------------------------------------------
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickle the fields and the core store itself (records, held writes, orphans, armed
+        failures, settings); never the collaborators, which are rebuilt. LlamaIndex's own
+        ``BaseComponent`` pickling would drop the store and re-run ``__init__``, losing every
+        record."""
+        return {"fields": self._fields(), "store": self._store}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        if not isinstance(state, dict) or set(state) != {"fields", "store"}:
+            raise TypeError("not a pickled PlaceboVectorStore state")
+        store = state["store"]
+        if not isinstance(store, FakeVectorStore):
+            raise TypeError("not a pickled PlaceboVectorStore state: no FakeVectorStore")
+        self.__init__(**state["fields"])  # type: ignore[misc]
+        self._bind(store, self._facts)
+
+
+def _check_constructor_arguments(data: Mapping[str, Any]) -> None:
+    """Refuse an engine-only argument (``NotImplementedError``) or an unknown one (``TypeError``
+    naming the accepted ones), before pydantic sees them."""
+    fields = PlaceboVectorStore.model_fields
+    refuse_engine_arguments([name for name in data if name not in fields], "PlaceboVectorStore()")
+    inputs.keyword_arguments("PlaceboVectorStore()", data, ["embedder", *fields])

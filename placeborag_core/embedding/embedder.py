@@ -239,6 +239,21 @@ class FakeEmbedder:
                 parts.append(f"cluster_spread={self._cluster_spread}")
         return f"FakeEmbedder({', '.join(parts)})"
 
+    def __reduce__(self) -> tuple[type[FakeEmbedder], tuple[Any, ...]]:
+        """Pickle as the constructor options: the space is rebuilt from them (same identity,
+        same vectors), and no cache or lock is pickled."""
+        clusters = {name: list(members) for name, members in self._declaration.items()}
+        return (
+            FakeEmbedder,
+            (
+                self._model_name,
+                self._dimensions,
+                clusters or None,
+                self._cluster_match,
+                self._cluster_spread,
+            ),
+        )
+
     def __eq__(self, other: object) -> bool:
         return isinstance(other, FakeEmbedder) and other._identity == self._identity
 

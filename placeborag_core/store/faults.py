@@ -81,6 +81,10 @@ class FailureQueue:
     def __len__(self) -> int:
         return sum(p.remaining for p in self._queue)
 
+    def armed(self) -> list[tuple[BaseException | type[BaseException], int]]:
+        """The armed failures, first to fire first: (error, queries it still fails)."""
+        return [(p.error, p.remaining) for p in self._queue]
+
     def take(self) -> BaseException | None:
         """The exception the current query must raise, or None (consumes one use)."""
         if not self._queue:

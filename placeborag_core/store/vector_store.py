@@ -79,6 +79,21 @@ class FakeVectorStore(ReadMethods):
         self._ranker = Ranker(self._profile, filter_mode, self._recall)
         self._listing = Listing(self._profile)
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickle every record, held write, orphan, armed failure and setting; the lock and
+        the batch builder (which holds a closure) are rebuilt by :meth:`__setstate__`."""
+        with self._lock:
+            state = dict(self.__dict__)
+        del state["_lock"], state["_batches"]
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._lock = threading.RLock()
+        self._batches = BatchBuilder(
+            self._profile, lambda: self.embedder, hash_ids=self._recall < 1.0
+        )
+
     # ------------------------------------------------------------------ read-only settings
 
     @property
@@ -225,6 +240,12 @@ class FakeVectorStore(ReadMethods):
         """
         with self._lock:
             self._failures.arm(RetrievalTimeout if error is None else error, times)
+
+    def armed_failures(self) -> list[tuple[BaseException | type[BaseException], int]]:
+        """The failures :meth:`fail_next_query` armed that have not fired yet, first to fire
+        first: ``(error, times)`` as they would be armed again (for saving a store)."""
+        with self._lock:
+            return self._failures.armed()
 
     # ------------------------------------------------------------------ size and representation
 

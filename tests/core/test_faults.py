@@ -246,3 +246,17 @@ def test_trace_explains_every_record() -> None:
     assert lost
     assert lost.isdisjoint(m.id for m in returned)
     assert len(traces) == 41
+
+
+def test_armed_failures_lists_what_has_not_fired() -> None:
+    from placeborag_core import FakeVectorStore, RetrievalTimeout
+
+    store = FakeVectorStore()
+    store.upsert("a", "alpha")
+    boom = ValueError("boom")
+    store.fail_next_query(times=2)
+    store.fail_next_query(boom)
+    assert store.armed_failures() == [(RetrievalTimeout, 2), (boom, 1)]
+    with pytest.raises(RetrievalTimeout):
+        store.query("alpha")
+    assert store.armed_failures() == [(RetrievalTimeout, 1), (boom, 1)]

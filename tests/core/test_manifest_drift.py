@@ -9,18 +9,20 @@ from typing import Any
 import pytest
 
 from placeborag_core.corpus.chunking import WordChunker
-from placeborag_core.corpus.manifest import (
+from placeborag_core.corpus.drift import (
     POINTS_AT_DOCUMENTS,
     POINTS_AT_EMBEDDING,
     POINTS_AT_TENANTS,
     POINTS_AT_VECTORS,
     Drift,
     DriftError,
+    check_drift,
+)
+from placeborag_core.corpus.manifest import (
     EmbeddingIdentity,
     Manifest,
     ManifestError,
     build_manifest,
-    check_drift,
     chunk_ids_digest,
     tenant_set_digest,
     vector_digest,

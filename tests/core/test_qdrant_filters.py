@@ -100,3 +100,67 @@ def test_clause_combinators_fold_constants() -> None:
     assert negation(NEVER) is ALWAYS
     assert negation(clause) == {"$not": clause}
     assert repr(ALWAYS) == "ALWAYS"
+
+
+# --- nested payload keys (docs/integrations/langchain.md#lc-qdrant-filter-nested) -------------
+
+NESTED = {
+    "o": {"details": {"page": 2}},
+    "a": {"details": [{"page": 2}, {"page": 3}]},
+    "l": {"details": {"page": [2, 5]}},
+    "m": {},
+    "n": {"details": {"page": None}},
+    "q": {"a.b": 1, "a": {"b": 7}},
+}
+
+
+def nested(flt: Any) -> list[str]:
+    store = FakeVectorStore(profile="qdrant")
+    rows = [
+        (str(n + 1), name, meta, [1.0, float(n)]) for n, (name, meta) in enumerate(NESTED.items())
+    ]
+    store.upsert_many(rows)
+    read = read_qdrant_filter(flt, PayloadLayout(metadata_prefix="metadata."))
+    selected = store.select(read.where, ids=read.ids)  # type: ignore[arg-type]
+    return sorted(r.text or "" for r in selected)
+
+
+@pytest.mark.parametrize(
+    ("key", "match", "expected"),
+    [
+        ("metadata.details.page", value(2), ["l", "o"]),  # a plain key never enters an array
+        ("metadata.details[].page", value(2), ["a"]),
+        ("metadata.details[1].page", value(3), ["a"]),
+        ("metadata.details[5].page", value(3), []),
+        ("metadata.details[].page", SimpleNamespace(any=[3, 9]), ["a"]),
+        ('metadata."a.b"', value(1), ["q"]),  # a quoted key holds the dot
+        ("metadata.a.b", value(7), ["q"]),
+        ("metadata.a.b", value(1), []),
+    ],
+)
+def test_nested_payload_keys_select_like_qdrant(key: str, match: Any, expected: list[str]) -> None:
+    assert nested(qfilter(must=[field(key, match=match)])) == expected
+
+
+def test_nested_keys_negate_and_test_emptiness_like_qdrant() -> None:
+    two = field("metadata.details.page", match=value(2))
+    assert nested(qfilter(must_not=[two])) == ["a", "m", "n", "q"]
+    empty = SimpleNamespace(is_empty=SimpleNamespace(key="metadata.details.page"))
+    assert nested(qfilter(must=[empty])) == ["a", "m", "n", "q"]
+    empty_each = SimpleNamespace(is_empty=SimpleNamespace(key="metadata.details[].page"))
+    assert nested(qfilter(must=[empty_each])) == ["l", "m", "n", "o", "q"]
+
+
+@pytest.mark.parametrize("key", ["metadata.a..b", 'metadata."a', "metadata.a[x]", "metadata.a."])
+def test_an_invalid_nested_key_raises_filter_error(key: str) -> None:
+    from placeborag_core import FilterError
+
+    with pytest.raises(FilterError, match="invalid Qdrant payload key"):
+        nested(qfilter(must=[field(key, match=value(1))]))
+
+
+def test_a_key_that_is_not_a_str_raises_filter_error() -> None:
+    from placeborag_core import FilterError
+
+    with pytest.raises(FilterError, match="key must be a str, got 3"):
+        nested(qfilter(must=[field(3, match=value(1))]))  # type: ignore[arg-type]

@@ -37,31 +37,38 @@ _TEXT = st.text(alphabet="abcx é1.\nAB_-", min_size=1, max_size=14)  # re's \\B
 
 
 @st.composite
-def _patterns(draw: st.DrawFn, depth: int = 0) -> tuple[str, str]:
-    """A pattern in Rust syntax and the same pattern for Python's ``re``."""
+def _patterns(draw: st.DrawFn, depth: int = 0, multiline: bool | None = None) -> tuple[str, str]:
+    """A pattern in Rust syntax and the same pattern for Python's ``re``.
+
+    Without ``(?m)``, Rust's ``$`` is the end of the text (Python's ``\\Z``; Python's ``$`` also
+    matches before a final newline); with it, both mean the end of a line or of the text.
+    """
+    flag = ""
+    if multiline is None:
+        flag = draw(st.sampled_from(["", "", "(?m)", "(?s)", "(?i)", "(?ms)"]))
+        multiline = "m" in flag
     rust, python = [], []
     for _ in range(draw(st.integers(1, 4))):
         if depth < 2 and draw(st.integers(0, 5)) == 0:
-            inner_rust, inner_python = draw(_patterns(depth + 1))
+            inner_rust, inner_python = draw(_patterns(depth + 1, multiline))
             opener = draw(st.sampled_from(["(", "(?:", "(?i:"]))
             atom_rust, atom_python = f"{opener}{inner_rust})", f"{opener}{inner_python})"
         else:
             atom_rust = draw(st.sampled_from(_ATOMS))
-            atom_python = "\\Z" if atom_rust == "$" else atom_rust
+            atom_python = "\\Z" if atom_rust == "$" and not multiline else atom_rust
         is_look = atom_rust in ("\\b", "\\B", "^", "$", "\\A")
         quantifier = "" if is_look else draw(st.sampled_from(_QUANTIFIERS))
         rust.append(atom_rust + quantifier)
         python.append(atom_python + quantifier)
     rust_text, python_text = "".join(rust), "".join(python)
     if draw(st.integers(0, 4)) == 0:
-        other_rust, other_python = draw(_patterns(depth + 1)) if depth < 2 else ("b", "b")
+        other_rust, other_python = (
+            draw(_patterns(depth + 1, multiline)) if depth < 2 else ("b", "b")
+        )
         rust_text, python_text = f"{rust_text}|{other_rust}", f"{python_text}|{other_python}"
     if depth == 0:
-        flag = draw(st.sampled_from(["", "", "(?m)", "(?s)", "(?i)", "(?ms)"]))
-        if "(?i" in rust_text or flag == "(?i)":
-            # Python and Rust fold the same way on this alphabet, but Rust's (?i) inside a class
-            # adds the Kelvin sign etc.: keep the texts free of them (they are).
-            pass
+        # Python and Rust fold the same way on this alphabet (Rust's (?i) inside a class also
+        # adds the Kelvin sign etc., which the texts never hold).
         rust_text, python_text = flag + rust_text, flag + python_text
     return rust_text, python_text
 

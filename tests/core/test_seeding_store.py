@@ -12,12 +12,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from placeborag_core.corpus.chunking import WordChunker
+from placeborag_core.corpus.documents_file import DocumentsFileError, read_documents_jsonl
 from placeborag_core.corpus.seeding import (
     Document,
-    DocumentsFileError,
     SeedReport,
     chunk_documents,
-    read_documents_jsonl,
     seed_namespaces,
     seed_store,
 )

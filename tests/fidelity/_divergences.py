@@ -37,7 +37,9 @@ KNOWN: dict[str, Divergence] = {
                 "walk decides which of them come back; with batched adds the choice differs "
                 "between processes and between identically built collections. Our profile "
                 "returns the earliest-inserted ones, so it agrees with one possible Chroma "
-                "answer. The returned records are in insertion order on both sides."
+                "answer. Among equal distances Chroma's results follow its index (usually "
+                "insertion order, not always: MMR picks handed back in Chroma's order may "
+                "swap tied documents); ours are in insertion order."
             ),
             evidence=(
                 "docs/engines/chroma.md#chroma-ties-cut-subset (reported by "

@@ -300,9 +300,13 @@ def test_translation_is_pure_data() -> None:
     assert translate_filter({"$or": []}, faiss, PROFILES["faiss"], "metadata") == (
         TranslatedFilter(ids=frozenset())
     )
-    assert translate_filter(
-        {"color": {"$neq": "red"}}, faiss, PROFILES["faiss"], "metadata"
-    ).where == {"$not": {"color": {"$eq": "red"}}}
+    # FAISS evaluates its dict in Python: the dict becomes FAISS's function of the metadata.
+    translated = translate_filter({"color": {"$neq": "red"}}, faiss, PROFILES["faiss"], "metadata")
+    assert translated.where is None
+    assert translated.predicate_arg == "metadata"
+    assert translated.predicate is not None
+    assert translated.predicate({"color": "blue"}) is True
+    assert translated.predicate({"color": "red"}) is False
 
 
 def test_faiss_callables_are_post_filtered_too() -> None:

@@ -7,6 +7,7 @@ things against the live integrations when they are installed.
 
 from __future__ import annotations
 
+import enum
 import math
 import uuid
 
@@ -539,9 +540,21 @@ def test_faiss_distance_strategy_sets_relevance_and_threshold_like_faiss() -> No
     assert build("chroma", "cosine").distance_strategy == "cosine"
 
 
+def test_faiss_takes_any_distance_strategy_and_fails_only_for_relevance() -> None:
+    # FAISS builds an L2 index for anything but MAX_INNER_PRODUCT (lc-faiss-strategy-unknown).
+    store = build("faiss", distance_strategy="fake")
+    assert store.core_store.profile.metric == "l2"
+    assert store.distance_strategy == "fake"
+    assert texts(store.similarity_search("q", k=2)) == ["a", "b"]
+    with pytest.raises(ValueError, match="Unknown distance strategy, must be cosine"):
+        store.similarity_search_with_relevance_scores("q", k=2)
+    with pytest.warns(UserWarning, match="metric type: fake$"):
+        PlaceboVectorStore(profile="faiss", distance_strategy="fake", normalize_L2=True)
+    with pytest.raises(TypeError, match="distance_strategy must be a DistanceStrategy or its"):
+        PlaceboVectorStore(profile="faiss", distance_strategy=3)
+
+
 def test_faiss_distance_strategy_is_checked_before_anything_is_built() -> None:
-    with pytest.raises(ValueError, match=r"unknown distance_strategy 'MANHATTAN'.*COSINE"):
-        PlaceboVectorStore(profile="faiss", distance_strategy="MANHATTAN")
     with pytest.raises(ValueError, match="COSINE runs on metric 'l2'; got metric='ip'"):
         PlaceboVectorStore(profile="faiss", metric="ip", distance_strategy="COSINE")
     with pytest.raises(ValueError, match="FAISS's option; under profile 'qdrant'"):
@@ -567,10 +580,19 @@ def test_faiss_normalize_l2_scales_stored_and_query_vectors() -> None:
     # the query is scaled too: |(0, 1) - (0.6, 0.8)|^2 = 0.4, not |(0, 2) - (0.6, 0.8)|^2 = 1.8
     ((_, score),) = store.similarity_search_with_score("probe", k=1)
     assert float(score) == pytest.approx(0.4, abs=1e-6)
+
+    class DistanceStrategy(str, enum.Enum):  # shaped like langchain_community's
+        COSINE = "COSINE"
+
+    # FAISS formats the value it was given: the enum member, or the plain str.
     with pytest.warns(
         UserWarning,
         match=r"^Normalizing L2 is not applicable for metric type: DistanceStrategy\.COSINE$",
     ):
+        PlaceboVectorStore(
+            emb, profile="faiss", distance_strategy=DistanceStrategy.COSINE, normalize_L2=True
+        )
+    with pytest.warns(UserWarning, match=r"^Normalizing L2 .* metric type: COSINE$"):
         PlaceboVectorStore(emb, profile="faiss", distance_strategy="COSINE", normalize_L2=True)
     with pytest.raises(ValueError, match="normalize_L2 is FAISS's option"):
         PlaceboVectorStore(emb, profile="chroma", normalize_L2=True)

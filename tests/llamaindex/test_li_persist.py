@@ -12,7 +12,7 @@ from llama_index.core.schema import TextNode
 from llama_index.core.vector_stores.types import VectorStoreQuery
 
 from placeborag_core import FakeVectorStore
-from placeborag_llamaindex import PlaceboEmbedding, PlaceboVectorStore
+from placeborag_llamaindex import PlaceboEmbedding, PlaceboVectorStore, persist
 
 
 @pytest.mark.parametrize(
@@ -49,7 +49,8 @@ def test_file_is_plain_json_in_the_documented_format(tmp_path):
     store.persist(str(path))
     payload = json.loads(path.read_text(encoding="utf-8"))
     assert payload["format"] == "placeborag.llamaindex.vector_store"
-    assert payload["version"] == 1
+    assert payload["version"] == 2
+    assert payload["embedding_dict"] == {"placeborag": [persist.GUARD]}
     assert payload["store"] == {
         "profile": "default",
         "metric": None,

@@ -83,3 +83,31 @@ def test_rejected_value_fails_with_the_constructor_message(pytester: pytest.Pyte
     result.stdout.fnmatch_lines(
         ["*rejected by PlaceboVectorStore*has no LlamaIndex integration facts*"]
     )
+
+
+@pytest.mark.parametrize(
+    ("options", "named"),
+    [
+        ('recall="0.5"', "recall"),
+        ('orphaned_ids="yes"', "orphaned_ids"),
+        ("namespace=3", "namespace"),
+        ('dimensions="64"', "dimensions"),
+    ],
+)
+def test_values_of_the_wrong_type_fail_instead_of_being_coerced(
+    pytester: pytest.Pytester, options: str, named: str
+) -> None:
+    pytester.makepyfile(
+        f"""
+        import pytest
+
+        @pytest.mark.placeborag({options})
+        def test_bad(llamaindex_vector_store):
+            pass
+        """
+    )
+    result = run(pytester)
+    result.assert_outcomes(errors=1)
+    result.stdout.fnmatch_lines(
+        ["*rejected by Placebo*: ValidationError: 1 validation error*", named]
+    )

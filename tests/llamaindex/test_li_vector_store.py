@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import math
 import re
 
+import numpy as np
 import pytest
 from li_support import ID, LETTER, PROBE_METADATA, VECTORS, Q, make_nodes, uid
 from llama_index.core.schema import NodeRelationship, RelatedNodeInfo, TextNode
@@ -384,10 +386,26 @@ def test_query_without_embedding_lists_filtered_nodes(profile, score):
     assert result.similarities == (None if score is None else [score, score])
 
 
-@pytest.mark.parametrize("mode", ["hybrid", "sparse", "svm", "text_search"])
-def test_other_query_modes_raise(mode):
-    with pytest.raises(ValueError, match=r"Invalid query mode: .*supports 'default', 'mmr'"):
+@pytest.mark.parametrize(
+    "mode",
+    [
+        "hybrid",
+        "sparse",
+        "text_search",
+        "semantic_hybrid",
+        "svm",
+        "logistic_regression",
+        "linear_regression",
+    ],
+)
+def test_modes_that_need_an_engine_raise_not_implemented_naming_them(mode):
+    with pytest.raises(NotImplementedError, match=rf"query mode '{mode}': it is a"):
         filled().query(VectorStoreQuery(query_embedding=Q, mode=VectorStoreQueryMode(mode)))
+
+
+def test_a_value_that_is_no_query_mode_raises_value_error():
+    with pytest.raises(ValueError, match=r"Invalid query mode: 'bogus'.*supports 'default', 'mmr'"):
+        filled().query(VectorStoreQuery(query_embedding=Q, mode="bogus"))  # type: ignore[arg-type]
 
 
 def test_unknown_query_kwargs_raise_listing_the_accepted_ones():
@@ -558,7 +576,8 @@ def test_from_core_store_copies_the_configuration_and_shares_the_records():
         0.9,
     )
     assert store.core_store is core
-    assert store.client is core
+    with pytest.raises(NotImplementedError, match=r"client \(use core_store"):
+        store.client  # noqa: B018
     store.add(make_nodes())
     assert core.count() == 6
 
@@ -601,8 +620,9 @@ def test_class_name_and_serialisable_fields():
     store = PlaceboVectorStore(profile="chroma", namespace="t1")
     assert PlaceboVectorStore.class_name() == "PlaceboVectorStore"
     dumped = store.to_dict()
-    assert dumped["profile"] == "chroma"
-    assert dumped["namespace"] == "t1"
+    assert dumped["class_name"] == "PlaceboVectorStore"
+    assert dumped["store"]["profile"] == "chroma"
+    assert dumped["store"]["namespace"] == "t1"
 
 
 def test_probe_metadata_is_used_by_the_fixture_nodes():
@@ -645,6 +665,8 @@ def test_deletes_reject_unknown_keyword_arguments(method):
     store = filled()
     args = ("None",) if method == "delete" else ([ID["a"]],)
     with pytest.raises(TypeError, match=rf"{method}\(\) got unexpected keyword arguments"):
+        getattr(store, method)(*args, bogus=1)
+    with pytest.raises(NotImplementedError, match=rf"{method}\(\) argument shard_identifier="):
         getattr(store, method)(*args, shard_identifier=1)
     assert store.core_store.count() == 6
 
@@ -659,3 +681,43 @@ def test_chroma_delete_nodes_reports_an_unsupported_filter_before_missing_ids():
 
 def test_facts_are_the_profile_row():
     assert filled("qdrant").facts is INTEGRATIONS["qdrant"]
+
+
+@pytest.mark.parametrize(
+    ("call", "named"),
+    [
+        (lambda s: s._collection, "_collection"),
+        (lambda s: PlaceboVectorStore.from_collection(object()), "from_collection()"),
+        (lambda s: PlaceboVectorStore.from_params("kb", host="h", port=1), "from_params()"),
+        (lambda s: s.set_query_functions(), "set_query_functions()"),
+        (lambda s: s.get_default_sparse_doc_encoder("c"), "get_default_sparse_doc_encoder()"),
+        (lambda s: s.get_default_sparse_query_encoder("c"), "get_default_sparse_query_encoder()"),
+        (lambda s: s.use_old_sparse_encoder("c"), "use_old_sparse_encoder()"),
+        (lambda s: asyncio.run(s.ause_old_sparse_encoder("c")), "ause_old_sparse_encoder()"),
+        (lambda s: s.parse_to_query_result([]), "parse_to_query_result()"),
+        (lambda s: s.add(make_nodes(), shard_identifier=1), "add() argument shard_identifier="),
+        (lambda s: s.get_nodes(None, shard_identifier=1), "get_nodes() argument shard_identifier="),
+    ],
+)
+def test_what_needs_a_real_engine_raises_not_implemented_naming_it(call, named):
+    store = PlaceboVectorStore(profile="qdrant")
+    with pytest.raises(NotImplementedError, match=re.escape(f"does not provide {named}")):
+        call(store)
+    assert store.core_store.count() == 0
+
+
+def test_qdrant_get_nodes_takes_a_limit():
+    store = filled("qdrant")
+    assert [LETTER[n.node_id] for n in store.get_nodes(limit=2)] == ["a", "b"]
+    assert [LETTER[n.node_id] for n in store.get_nodes([ID["c"], ID["a"]], limit=1)] == ["a"]
+    with pytest.raises(ValueError, match=r"limit must be an int >= 1 or None, got 0"):
+        store.get_nodes(limit=0)
+
+
+def test_get_returns_the_stored_embedding_as_simple_vector_store_does():
+    store = filled()
+    # The core keeps float32 vectors, so the floats are float32 values widened
+    # (SimpleVectorStore keeps the float64 list: a documented divergence).
+    assert store.get(ID["b"]) == [float(x) for x in np.float32(VECTORS["b"])]
+    with pytest.raises(KeyError):
+        store.get("missing")

@@ -25,6 +25,13 @@ import numpy as np
 import numpy.typing as npt
 
 from placeborag_core.backends.profile import NativeWhere, PayloadLayout
+from placeborag_core.backends.qdrant.paths import (
+    PATH_LEAF,
+    PathCondition,
+    PathIsEmpty,
+    is_path,
+    parse_path,
+)
 from placeborag_core.errors import FilterError
 from placeborag_core.filters.clauses import (
     ALWAYS,
@@ -77,6 +84,13 @@ bool range bound counts as 0/1 (``docs/engines/qdrant.md#filters``)."""
 @dataclass(frozen=True)
 class _HasId:
     ids: frozenset[str]
+
+
+@dataclass(frozen=True)
+class _Path:
+    """A nested metadata key (``details.page``, ``details[].page``): its parsed steps."""
+
+    steps: tuple[Any, ...]
 
 
 @dataclass(frozen=True)
@@ -147,11 +161,16 @@ class _Reader:
         self.payload = payload
         self.depth = 0
 
-    def key(self, key: str) -> str | _Text | None:
+    def key(self, key: str) -> str | _Text | _Path | None:
+        if not isinstance(key, str):
+            raise FilterError(f"a Qdrant condition key must be a str, got {key!r}")
         if key == self.payload.text_key:
             return _Text(key)
         prefix = self.payload.metadata_prefix
-        return key[len(prefix) :] if key.startswith(prefix) else None
+        if not key.startswith(prefix):
+            return None
+        rest = key[len(prefix) :]
+        return _Path(parse_path(rest)) if is_path(rest) else rest
 
     @staticmethod
     def on_text(text: _Text, node: Any) -> Any:
@@ -196,6 +215,11 @@ class _Reader:
         target = self.key(cond.key)
         if isinstance(target, _Text):
             return self.on_text(target, self.field_parts(target.key, cond))
+        if isinstance(target, _Path):
+            node = self.field_parts(PATH_LEAF, cond)
+            if isinstance(node, Constant):
+                return node
+            return PathCondition(target.steps, compile_filter(node, DIALECT))
         return self.field_parts(target, cond)
 
     def field_parts(self, key: str | None, cond: Any) -> Any:
@@ -226,6 +250,8 @@ class _Reader:
             target = self.key(cond.is_empty.key)
             if isinstance(target, _Text):
                 return self.on_text(target, {target.key: {"$is_empty": True}})
+            if isinstance(target, _Path):
+                return PathIsEmpty(target.steps)
             return ALWAYS if target is None else {target: {"$is_empty": True}}
         if hasattr(cond, "is_null") and not hasattr(cond, "key"):
             raise NotImplementedError("IsNullCondition is not supported")

@@ -260,6 +260,62 @@ def main() -> None:
         order == ["t3", "t1", "t4", "t0", "t2"],
         f"tied documents come back in insertion order: {order}",
     )
+    gone = store()
+    gone.delete_collection()
+    message = (
+        "Chroma collection not initialized. Use `reset_collection` to re-create and initialize "
+        "the collection. "
+    )
+    after = [
+        raised(lambda: gone.similarity_search("q")),
+        raised(lambda: gone.add_texts(["a"])),
+        raised(gone.delete_collection),
+        raised(gone.reset_collection),
+    ]
+    facts.check(
+        "lc-chroma-delete-collection",
+        all(r == (ValueError, message) for r in after),
+        f"after delete_collection every call, a second delete and reset_collection raise: {after}",
+    )
+    updated = store()
+    from langchain_core.documents import Document
+
+    updated.update_documents(
+        ["b", "nope"], [Document("b#2", metadata={"n": 9}), Document("c#x", metadata={"n": 1})]
+    )
+    refused = raised(lambda: updated.update_documents(["a"], [Document("a#2")]))
+    row = updated.get(ids=["b", "nope"])
+    facts.check(
+        "lc-chroma-update",
+        row["documents"] == ["b#2"]
+        and row["metadatas"] == [{**META["b"], "n": 9}]
+        and refused
+        == (
+            ValueError,
+            "Expected metadata to be a non-empty dict, got 0 metadata attributes in update.",
+        ),
+        f"update_documents merges metadata, ignores missing ids, refuses empty metadata: "
+        f"{row['documents']} {row['metadatas']} {refused}",
+    )
+    updated.update_documents(["c"], [Document("c", metadata={"n": None, "extra": 1})])
+    cleared = updated.get(ids=["c"])["metadatas"]
+    facts.check(
+        "lc-chroma-update-none",
+        cleared == [{"color": "red", "price": 3.5, "extra": 1}],
+        f"a None metadata value in an update (or upsert) removes the key: {cleared}",
+    )
+    plain = store()
+    vectors = plain.similarity_search_with_vectors("q", k=2)
+    by_vector = plain.similarity_search_by_vector_with_relevance_scores([1.0, 0.0, 0.0, 0.0], k=2)
+    facts.check(
+        "lc-chroma-vectors",
+        [d.page_content for d, _ in vectors] == ["a", "b"]
+        and type(vectors[0][1]).__name__ == "ndarray"
+        and str(vectors[0][1].dtype) == "float64"
+        and [s for _, s in by_vector] == [0.0, 0.4000000059604645],
+        "similarity_search_with_vectors returns float64 numpy vectors; "
+        f"similarity_search_by_vector_with_relevance_scores reports distances: {by_vector}",
+    )
     facts.done()
 
 

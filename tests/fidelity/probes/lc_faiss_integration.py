@@ -15,7 +15,7 @@ import sys
 import warnings
 
 import numpy as np
-from _probe import Facts, raised
+from _probe import Facts, name, raised
 from _table import DOCS, META, langchain_embeddings
 
 SQRT2 = math.sqrt(2.0)
@@ -306,6 +306,71 @@ def main() -> None:
         "lc-faiss-ties",
         order == (["t3", "t1", "t4"], ["t4", "t1", "t3"]),
         f"ties: the first inserted, ascending for L2 and descending for inner product: {order}",
+    )
+    nones = FAISS.from_texts(
+        ["a", "b", "c"],
+        langchain_embeddings(),
+        metadatas=[{"page": None}, {"page": 1}, {}],
+        ids=["none", "one", "missing"],
+    )
+
+    def hits(flt):
+        return sorted(d.id for d in nones.similarity_search("q", k=3, filter=flt))
+
+    got = {
+        "eq": hits({"page": None}),
+        "in": hits({"page": {"$in": [None]}}),
+        "neq": hits({"page": {"$neq": None}}),
+        "gt": name(raised(lambda: hits({"page": {"$gt": 0}}))[0]),
+    }
+    facts.check(
+        "lc-faiss-filter-none",
+        got
+        == {
+            "eq": ["missing", "none"],
+            "in": ["missing", "none"],
+            "neq": ["one"],
+            "gt": "TypeError",
+        },
+        f"a stored None and a missing key are both None to the filter: {got}",
+    )
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        fake = store(distance_strategy="fake", normalize_L2=True)
+    fake_scores = scored(fake)
+    facts.check(
+        "lc-faiss-strategy-unknown",
+        type(fake.index).__name__ == "IndexFlatL2"
+        and fake_scores["a"] == 0.0
+        and raised(lambda: fake.similarity_search_with_relevance_scores("q"))[0] is ValueError
+        and [str(w.message) for w in caught]
+        == ["Normalizing L2 is not applicable for metric type: fake"],
+        "distance_strategy='fake' builds IndexFlatL2, warns with the str as given, and only "
+        "relevance scores raise",
+    )
+    target = store(texts=["a", "b"])
+    merged = store(texts=["c", "a"])
+    before = target.index.ntotal
+    error = raised(lambda: target.merge_from(merged))
+    facts.check(
+        "lc-faiss-merge-existing",
+        error == (ValueError, "Tried to add ids that already exist: {'a'}")
+        and target.index.ntotal == before + 2,
+        f"merge_from with a shared id raises {error} after the index grew to {target.index.ntotal}",
+    )
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        store(distance_strategy=DistanceStrategy.MAX_INNER_PRODUCT).save_local(folder)
+        loaded = FAISS.load_local(
+            folder, langchain_embeddings(), allow_dangerous_deserialization=True
+        )
+    facts.check(
+        "lc-faiss-persist-settings",
+        type(loaded.index).__name__ == "IndexFlatIP"
+        and loaded.distance_strategy == DistanceStrategy.EUCLIDEAN_DISTANCE,
+        "load_local keeps the index (IndexFlatIP) but not the strategy: "
+        f"{loaded.distance_strategy}",
     )
     facts.done()
 

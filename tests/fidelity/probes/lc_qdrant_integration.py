@@ -263,6 +263,57 @@ def main() -> None:
         order == ["tie2", "tie0", "tie4", "tie1", "tie3"],
         f"COSINE ties come back in reverse insertion order (local mode): {order}",
     )
+    nested = store(fill=False)
+    nested.add_texts(
+        ["a", "b"],
+        metadatas=[{"details": {"page": 2}}, {"details": [{"page": 2}]}],
+        ids=[point(1), point(2)],
+    )
+
+    def on(key):
+        flt = models.Filter(must=[models.FieldCondition(key=key, match=models.MatchValue(value=2))])
+        return [d.page_content for d in nested.similarity_search("q", k=2, filter=flt)]
+
+    got = {key: on(key) for key in ("metadata.details.page", "metadata.details[].page")}
+    facts.check(
+        "lc-qdrant-filter-nested",
+        got == {"metadata.details.page": ["a"], "metadata.details[].page": ["b"]},
+        f"nested keys follow objects; arrays of objects need []: {got}",
+    )
+    name = f"lc-{uuid.uuid4().hex[:8]}"
+    keyed = QdrantVectorStore.from_texts(
+        ["a", "b"],
+        langchain_embeddings(),
+        metadatas=[{"color": "red"}, {"color": "blue"}],
+        ids=[point(1), point(2)],
+        location=":memory:",
+        collection_name=name,
+        content_payload_key="body",
+        metadata_payload_key="meta",
+    )
+
+    def keyed_hits(key, value):
+        flt = models.Filter(
+            must=[models.FieldCondition(key=key, match=models.MatchValue(value=value))]
+        )
+        return [d.page_content for d in keyed.similarity_search("q", k=2, filter=flt)]
+
+    got = (keyed_hits("meta.color", "red"), keyed_hits("metadata.color", "red"))
+    facts.check(
+        "lc-qdrant-payload-keys",
+        got == (["a"], []),
+        f"with metadata_payload_key='meta' filters use meta.*, not metadata.*: {got}",
+    )
+    missing = raised(
+        lambda: QdrantVectorStore.from_existing_collection(
+            "nope", langchain_embeddings(), location=":memory:"
+        )
+    )
+    facts.check(
+        "lc-qdrant-existing-collection",
+        missing == (ValueError, "Collection nope not found"),
+        f"from_existing_collection of a collection the client lacks: {missing}",
+    )
     facts.done()
 
 
