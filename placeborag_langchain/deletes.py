@@ -21,6 +21,7 @@ from placeborag_langchain.arguments import (
 )
 from placeborag_langchain.filters import StoreFilters
 from placeborag_langchain.ids import DocumentIds
+from placeborag_langchain.typed_fields import Collections
 
 __all__ = ["Deletes"]
 
@@ -35,7 +36,9 @@ class Deletes:
         filters: StoreFilters,
         namespace: str,
         guard: Callable[[], None],
+        collections: Collections | None = None,
     ) -> None:
+        self._collections = collections
         self._guard = guard
         self._core = core
         self._ids = ids
@@ -49,6 +52,8 @@ class Deletes:
         self._guard()
         facts = self._facts
         ns = checked_namespace(kwargs.pop("namespace", self._namespace))
+        if facts.delete_expr_kwarg is not None:
+            return self._delete_expression(ids, kwargs.pop(facts.delete_expr_kwarg, None), ns)
         extra, extra_names = take_document_filters(facts, kwargs, ("where", "where_document"))
         where, where_document = extra["where"], extra["where_document"]
         reject_unknown(facts, kwargs, "delete", extra_names)
@@ -85,3 +90,28 @@ class Deletes:
         else:
             self._core.delete(core_ids or [], namespace=ns)
         return facts.delete_returns
+
+    def _delete_expression(self, ids: Any, expr: Any, ns: str) -> bool:
+        """langchain-milvus's `delete(ids, expr)`: a non-empty id list becomes the expression
+        `pk in [...]` (and `expr` is ignored); otherwise `expr` must be a str
+        (AssertionError). False where the engine refuses the delete: no collection yet, an
+        invalid expression, an id that is not a str (`pk in [1]` on the VARCHAR key)
+        (`docs/integrations/new_integrations.md#lc-milvus-delete-expr`)."""
+        facts = self._facts
+        if isinstance(ids, list) and ids:
+            if not all(isinstance(i, str) for i in ids):
+                return False
+            self._core.delete(list(ids), namespace=ns)
+            return True
+        if not isinstance(expr, str):
+            raise facts.delete_error_type(facts.delete_none_error)
+        if self._collections is not None and not self._collections.exists(ns):
+            return False
+        try:
+            translated = self._filters.translate(expr, namespace=ns)
+            if translated.where is None:
+                return False  # Milvus refuses an empty delete expression
+            self._core.delete(None, namespace=ns, where=self._filters.where(translated))
+        except ValueError:  # the engine's errors (MilvusFilterError, ...): logged, False
+            return False
+        return True

@@ -21,14 +21,16 @@ import numpy as np
 
 from placeborag_core.backends import PayloadLayout
 from placeborag_langchain.faiss_filters import FAISS_DICT
-from placeborag_langchain.filters import CORE_WHERE, EngineFilter, FilterFormat
+from placeborag_langchain.filters import CORE_WHERE, EngineFilter, FilterFormat, MilvusExpression
 from placeborag_langchain.relevance import (
     RelevanceFn,
     cosine_distance_relevance,
     euclidean_relevance,
     half_shifted_cosine_relevance,
     max_inner_product_relevance,
+    quarter_squared_l2_relevance,
 )
+from placeborag_langchain.typed_fields import FieldRules
 
 __all__ = ["INTEGRATIONS", "IntegrationFacts", "integration_for"]
 
@@ -129,6 +131,27 @@ class IntegrationFacts:
         ignored_search_kwargs: search keyword arguments the integration names in its
             signature but that change nothing for a store in memory (Qdrant's `search_params`,
             `consistency`, and `hybrid_fusion` outside hybrid mode): accepted, unused.
+        default_metric: the core metric of a store that names none (langchain-milvus: its
+            default index is AUTOINDEX with L2); None: the profile's.
+        filter_kwarg: the search keyword that takes the filter (langchain-milvus: `expr=`);
+            `filter=` is then refused with `filter_conflict` (the exception type and message
+            the real class raises for it).
+        id_metadata_key: returned metadata also holds the id under this key (langchain-milvus
+            reports its primary key `pk`; the constructor's `primary_field` renames it).
+        id_error_type: the exception type of `id_type_error`, `id_empty_error` and a
+            `duplicate_ids` message (langchain-milvus asserts: AssertionError).
+        uses_document_ids: whether `add_documents` takes `Document.id` when no `ids=` is given
+            (langchain-milvus passes only texts and metadata on).
+        generated_id_error: NotImplementedError message for a document without an id, when
+            the integration's generated ids are not imitated (None: they are generated).
+        delete_expr_kwarg: `delete` also takes a filter under this keyword (langchain-milvus's
+            `expr=`): it deletes what the filter selects unless ids are given, and returns
+            False where the engine refuses the delete (an invalid expression, an id of the
+            wrong type, no collection yet); `delete_none_error` then has `delete_error_type`.
+        delete_error_type: the exception type of `delete_none_error`/`delete_empty_error`.
+        get_by_ids_error: NotImplementedError message of `get_by_ids` (None: implemented).
+        typed_fields: the collection's typed fields fixed by the first batch (see
+            `typed_fields.py`); None: metadata is stored as given.
         embedding_probes: when the integration calls `embed_documents(["dummy_text"])` to learn
             the dimension (langchain-qdrant: in the constructor and before a text MMR search),
             which a counting embedder can see.
@@ -178,6 +201,17 @@ class IntegrationFacts:
     embedding_probes: frozenset[Literal["init", "mmr"]] = frozenset()
     search_offset: bool = False
     ignored_search_kwargs: tuple[str, ...] = ()
+    default_metric: str | None = None
+    filter_kwarg: str = "filter"
+    filter_conflict: tuple[type[Exception], str] | None = None
+    id_metadata_key: str | None = None
+    id_error_type: type[Exception] = ValueError
+    uses_document_ids: bool = True
+    generated_id_error: str | None = None
+    delete_expr_kwarg: str | None = None
+    delete_error_type: type[Exception] = ValueError
+    get_by_ids_error: str | None = None
+    typed_fields: FieldRules | None = None
     collection_deleted_error: str = (
         "the collection was deleted (delete_collection()); call reset_collection() to create "
         "an empty one"
@@ -325,10 +359,64 @@ _FAISS = IntegrationFacts(
     orphan_error="Could not find document for id {id}, got ID {id} not found.",
 )
 
-INTEGRATIONS: Mapping[str, IntegrationFacts] = MappingProxyType(
-    {facts.profile: facts for facts in (_DEFAULT, _CHROMA, _QDRANT, _FAISS)}
+# Facts (lc-milvus-*, measured on Milvus Lite 2.5 by tests/fidelity/probes/lc_milvus_integration.py):
+# lc-milvus-score-*-raw-engine-value, lc-milvus-relevance-*, lc-milvus-document-id-none-pk-*,
+# lc-milvus-default-index-autoindex-l2, lc-milvus-schema-from-first-batch,
+# lc-milvus-missing-key-*, lc-milvus-later-type-change, lc-milvus-extra-key-dropped,
+# lc-milvus-filter-expr-string, lc-milvus-filter-dict-kwarg-typeerror, lc-milvus-k-0,
+# lc-milvus-delete-*, lc-milvus-get-by-ids-not-implemented, lc-milvus-duplicate-ids-one-batch,
+# lc-milvus-id-not-str, lc-milvus-search-before-collection. The relevance functions and the
+# delete rules are also read from langchain_milvus/vectorstores/milvus.py.
+_MILVUS = IntegrationFacts(
+    profile="milvus",
+    integration="langchain_milvus.Milvus",
+    class_name="Milvus",
+    relevance=MappingProxyType(
+        {
+            "l2": quarter_squared_l2_relevance,
+            "cosine": half_shifted_cosine_relevance,
+            "ip": half_shifted_cosine_relevance,
+        }
+    ),
+    relevance_error="No supported normalization function for metric type: {metric}.",
+    default_metric="l2",
+    filter_format=MilvusExpression(),
+    filter_kwarg="expr",
+    filter_conflict=(
+        TypeError,
+        "pymilvus.milvus_client.milvus_client.MilvusClient.search() got multiple values for "
+        "keyword argument 'filter'",
+    ),
+    document_id=False,
+    id_metadata_key="pk",
+    id_error_type=AssertionError,
+    id_type_error="All ids should be strings.",
+    id_empty_error=(
+        "empty ids are refused: Milvus takes an empty VARCHAR key, the core store's ids are "
+        "non-empty"
+    ),
+    duplicate_ids="Different lengths of texts and unique ids are provided.",
+    uses_document_ids=False,
+    generated_id_error=(
+        "langchain-milvus gives documents without ids Milvus's auto ids (after a UserWarning it "
+        "switches auto_id on: INT64 keys from the server's clock), which placeborag does not "
+        "imitate; pass ids="
+    ),
+    delete_expr_kwarg="expr",
+    delete_error_type=AssertionError,
+    delete_none_error="Either ids list or expr string must be provided.",
+    delete_empty_error="Either ids list or expr string must be provided.",
+    id_lookup_error=None,
+    get_by_ids_error="Milvus does not yet support get_by_ids.",
+    strict_kwargs=False,
+    ignored_search_kwargs=("param", "timeout"),
+    typed_fields=FieldRules(),
 )
-"""The rows by profile name: ``default``, ``chroma``, ``qdrant``, ``faiss``."""
+
+INTEGRATIONS: Mapping[str, IntegrationFacts] = MappingProxyType(
+    {facts.profile: facts for facts in (_DEFAULT, _CHROMA, _QDRANT, _FAISS, _MILVUS)}
+)
+"""The rows by profile name: ``default``, ``chroma``, ``qdrant``, ``faiss``, ``milvus``."""
 
 
 def integration_for(profile: str) -> IntegrationFacts:

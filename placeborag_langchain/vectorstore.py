@@ -33,6 +33,7 @@ from placeborag_langchain.options import IntegrationOptions, read_options
 from placeborag_langchain.reads import Reads
 from placeborag_langchain.searches import Search
 from placeborag_langchain.store_retriever import PlaceboStoreRetriever
+from placeborag_langchain.typed_fields import Collections
 from placeborag_langchain.writes import Writes, texts_to_documents
 
 __all__ = ["PlaceboVectorStore"]
@@ -73,6 +74,26 @@ def _checked(
     if relevance_score_fn is not None and not callable(relevance_score_fn):
         raise TypeError("relevance_score_fn must be a callable taking the score")
     return embedding
+
+
+def _collections(
+    facts: IntegrationFacts, core: FakeVectorStore, field_names: Mapping[str, Any]
+) -> Collections | None:
+    """The typed-field schemas of a store whose integration fixes them (langchain-milvus),
+    with the constructor's field names."""
+    rules = facts.typed_fields
+    if rules is None:
+        if field_names:
+            raise TypeError(f"profile {facts.profile!r} has no typed fields")
+        return None
+    rules = dataclasses.replace(rules, **field_names)
+
+    def first_record(namespace: str) -> Mapping[str, Any] | None:
+        ids = core.ids(namespace)
+        record = core.get(ids[0], namespace=namespace) if ids else None
+        return None if record is None else record.metadata
+
+    return Collections(rules, first_record)
 
 
 def _profile_name(profile: Any) -> str:
@@ -183,6 +204,8 @@ class PlaceboVectorStore(IntegrationMethods):
         facts = integration_for(_profile_name(profile))
         options = read_options(facts.profile, integration_options, "PlaceboVectorStore()")
         embedding, metric = _merged(facts, embedding, metric, options)
+        if metric is None and distance_strategy is None:
+            metric = facts.default_metric
         embedding = _checked(embedding, namespace, collection_name, relevance_score_fn)
         metric, _ = requested_distance(facts, metric, distance_strategy)
         core = FakeVectorStore(
@@ -204,6 +227,7 @@ class PlaceboVectorStore(IntegrationMethods):
             normalize_L2=normalize_L2,
             content_payload_key=options.content_payload_key,
             metadata_payload_key=options.metadata_payload_key,
+            field_names=options.field_names,
         )
 
     @classmethod
@@ -243,6 +267,7 @@ class PlaceboVectorStore(IntegrationMethods):
         normalize_L2: bool = False,  # noqa: N803 - FAISS's own spelling
         content_payload_key: str = "page_content",
         metadata_payload_key: str = "metadata",
+        field_names: Mapping[str, Any] | None = None,
         probe: bool = True,
     ) -> None:
         """Set the store up over `core` (`probe`: make the integration's construction-time
@@ -280,17 +305,23 @@ class PlaceboVectorStore(IntegrationMethods):
         self._guard = CollectionGuard(facts.collection_deleted_error)
         guard = self._guard.check
         ids = DocumentIds(facts, core.profile.ids)
+        self._collections = _collections(facts, core, field_names or {})
+        collections = self._collections
         filters = StoreFilters(
-            filter_format, core.profile, facts.callable_filter_arg, self._document
+            filter_format,
+            core.profile,
+            facts.callable_filter_arg,
+            self._document,
+            schema_for=None if collections is None else collections.schema,
         )
         ordinals = ordinals_of(core)
         self._writes = Writes(
-            core, ids, self._distance, namespace, embedding, native, guard, ordinals
+            core, ids, self._distance, namespace, embedding, native, guard, ordinals, collections
         )
         self._search = Search(
-            core, facts, self._distance, filters, namespace, embedding, native, guard
+            core, facts, self._distance, filters, namespace, embedding, native, guard, collections
         )
-        self._deletes = Deletes(core, ids, filters, namespace, guard)
+        self._deletes = Deletes(core, ids, filters, namespace, guard, collections)
         self._reads = Reads(core, ids, filters, guard)
         if probe:
             self._search.probe_embedding("init")
@@ -298,6 +329,10 @@ class PlaceboVectorStore(IntegrationMethods):
 
     def _document(self, record_id: str, text: str | None, metadata: Mapping[str, Any]) -> Document:
         """A record as the integration returns it (see `documents.to_document`)."""
+        id_key = None
+        if self._facts.id_metadata_key is not None:
+            rules = None if self._collections is None else self._collections.rules
+            id_key = self._facts.id_metadata_key if rules is None else rules.primary_field
         return to_document(
             self._facts,
             self._store.profile.ids.external,
@@ -305,6 +340,7 @@ class PlaceboVectorStore(IntegrationMethods):
             text,
             metadata,
             self.collection_name,
+            id_key,
         )
 
     # --- properties and fault controls ----------------------------------------------------
@@ -424,8 +460,11 @@ class PlaceboVectorStore(IntegrationMethods):
         """Documents for the ids that exist; missing ids are skipped.
 
         Order: request order with duplicates repeated (default, qdrant, faiss) or the store's
-        listing order (chroma, which also rejects a repeated id and an empty list).
+        listing order (chroma, which also rejects a repeated id and an empty list). langchain-
+        milvus has no `get_by_ids`: NotImplementedError, as it raises.
         """
+        if self._facts.get_by_ids_error is not None:
+            raise NotImplementedError(self._facts.get_by_ids_error)
         return self._reads.by_ids(ids, self._namespace if namespace is None else namespace)
 
     async def aget_by_ids(
@@ -445,6 +484,9 @@ class PlaceboVectorStore(IntegrationMethods):
         if self._relevance_override is not None:
             return self._relevance_override
         self._guard.check()
+        collections = self._collections
+        if collections is not None and not collections.exists(self._namespace):
+            raise ValueError(collections.rules.no_collection_relevance_error)
         return self._distance.relevance(self._facts)
 
     # --- the retriever -------------------------------------------------------------------

@@ -13,6 +13,7 @@ from placeborag_core.errors import DimensionError, FilterError
 
 __all__ = [
     "INVALID_EXPR",
+    "MilvusDataError",
     "MilvusDimensionError",
     "MilvusError",
     "MilvusFilterError",
@@ -88,3 +89,13 @@ class MilvusServerError(MilvusError, ValueError):
 
     def __init__(self, message: str) -> None:
         super().__init__(INVALID_EXPR, message)
+
+
+class MilvusDataError(MilvusError, ValueError):
+    """A row pymilvus refuses before sending it (``DataNotMatchException``, code 1): a field
+    missing from the row or a value the field's type does not take."""
+
+    kind = "DataNotMatchException"
+
+    def __init__(self, message: str) -> None:
+        super().__init__(1, message)
