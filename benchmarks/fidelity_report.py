@@ -8,9 +8,17 @@ Every difference is either explained by a known divergence (listed with its reas
 evidence) or counted as a disagreement; the exit status is 1 if there is any disagreement.
 
     python -m benchmarks.fidelity_report [--cases 80] [--sequences 15] [--integration-cases 10]
-                                         [--seed 0]
+                                         [--seed 0] [--agreement-only]
 
 (from the repository root: the cases come from the ``tests.fidelity`` package).
+
+It first prints the versions it compares (the engines, the integrations, numpy), then how far
+our scores are from each engine's: the largest ``|ours - engine|`` over every (id, score) the
+engine returns, on three data sets (random unit vectors, FakeEmbedder texts, random vectors of
+norms 0.1 to 3), 2,000 x 384 records and 20 queries of k = 10 each. The fidelity suite compares
+scores within ``tests/fidelity/_runners.py``'s ``tolerance``: 1e-5 for cosines, ``1e-5 r + 1e-6``
+for Euclidean distances and ``1e-5 r**2 + 1e-6`` for squared distances and dot products, where
+``r`` bounds the norms of the vectors and the query.
 
 Engines ``lc-*`` are LangChain integrations (``placeborag_langchain.PlaceboVectorStore`` against
 ``langchain_chroma`` / ``langchain_qdrant`` / langchain-community FAISS), ``li-*`` LlamaIndex
@@ -113,6 +121,85 @@ def table(outcomes: list[Outcome], markdown: bool = False) -> tuple[list[str], l
     return lines, [o for o in outcomes if not o.verdict.agree]
 
 
+DISTRIBUTIONS_SHOWN = (
+    "placeborag",
+    "numpy",
+    "chromadb",
+    "qdrant-client",
+    "faiss-cpu",
+    "langchain-core",
+    "langchain-chroma",
+    "langchain-qdrant",
+    "langchain-community",
+    "llama-index-core",
+    "llama-index-vector-stores-chroma",
+    "llama-index-vector-stores-qdrant",
+)
+
+
+def versions() -> str:
+    """The installed version of everything the report compares, on one line."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    found = []
+    for name in DISTRIBUTIONS_SHOWN:
+        try:
+            found.append(f"{name} {version(name)}")
+        except PackageNotFoundError:
+            found.append(f"{name} (not installed)")
+    return "versions: " + ", ".join(found)
+
+
+def agreement(seed: int, markdown: bool) -> list[str]:
+    """Largest |ours - engine| per engine, metric and data set (see the module docstring)."""
+    import numpy as np
+
+    from placeborag_core import FakeEmbedder
+    from tests.fidelity._engines import FakeSide, real_side
+
+    rng = np.random.default_rng(seed)
+    unit = rng.standard_normal((2000, 384))
+    unit /= np.linalg.norm(unit, axis=1, keepdims=True)
+    words = ["".join(rng.choice(list("abcdefghij"), 5)) for _ in range(300)]
+    texts = [" ".join(rng.choice(words, int(rng.integers(1, 12)))) for _ in range(2000)]
+    scaled = rng.standard_normal((2000, 384))
+    scaled *= (rng.uniform(0.1, 3, 2000) / np.linalg.norm(scaled, axis=1))[:, None]
+    datasets = {
+        "random unit": unit,
+        "texts": FakeEmbedder().embed_many(texts),
+        "norms 0.1-3": scaled,
+    }
+    header = ["engine", "metric", *datasets]
+    lines = (
+        ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+        if markdown
+        else [" ".join(f"{h:>12}" for h in header)]
+    )
+    ids = [str(i) for i in range(2000)]
+    metas = [{} for _ in ids]
+    for engine, metrics in ENGINE_METRICS.items():
+        if not installed(engine):
+            continue
+        for metric in metrics:
+            cells = [engine, metric]
+            for data in datasets.values():
+                ours, theirs = FakeSide(engine, metric), real_side(engine, metric, 384)
+                ours.upsert(ids, data, metas)
+                theirs.upsert(ids, data, metas)
+                worst = 0.0
+                for q in range(20):
+                    query = data[q] + 0.05 * rng.standard_normal(384)
+                    mine = {t.id: t.score for t in ours.store.trace(query)}
+                    for hit in theirs.query(query, 10):
+                        worst = max(worst, abs(mine[hit.id] - hit.score))
+                theirs.close()
+                cells.append(f"{worst:.1e}")
+            lines.append(
+                "| " + " | ".join(cells) + " |" if markdown else " ".join(f"{c:>12}" for c in cells)
+            )
+    return lines
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cases", type=int, default=80, help="drawn datasets per metric")
@@ -127,7 +214,17 @@ def main(argv: list[str] | None = None) -> int:
         help="only these engines (e.g. milvus milvus_int64); default: every installed one",
     )  # fmt: skip
     parser.add_argument("--markdown", action="store_true", help="print the table as markdown")
+    parser.add_argument(
+        "--agreement-only", action="store_true", help="print the versions and score agreement only"
+    )
     args = parser.parse_args(argv)
+
+    print(versions())
+    print("\nlargest |our score - engine score| (2,000 x 384 records, 20 queries, k = 10):")
+    print("\n".join(agreement(args.seed, args.markdown)))
+    if args.agreement_only:
+        return 0
+    print()
 
     outcomes: list[Outcome] = []
     try:

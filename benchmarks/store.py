@@ -6,9 +6,9 @@ What is measured:
 - upsert_many of 50,000 chunks of ~200 characters, embedding included (one batch);
 - query(k=5) over the 50,000 x 384 store: median of 200 queries, next to a bare numpy baseline
   (float32 matrix-vector product plus argpartition over the same matrix), in both memory orders
-  (the store keeps this profile's matrix column-major), timed in turn query by query so a change
-  of the machine's speed during the run reaches all three alike; the ratio is taken to the
-  faster baseline;
+  (the store keeps a row-major matrix; column-major is shown for comparison), timed in turn
+  query by query so a change of the machine's speed during the run reaches all three alike; the
+  ratio is taken to the faster baseline (``benchmarks/scale.py`` has every profile and size);
 - the same query with a one-key equality filter matching 10% of the records;
 - langchain-core's InMemoryVectorStore and llama-index-core's SimpleVectorStore holding the same
   vectors (a few repeats only: they are slow), as ratios to our median;
@@ -98,7 +98,7 @@ def time_store(texts: list[str], embedder: FakeEmbedder) -> None:
 
     queries = [embedder.embed_many([chunk(N + j)])[0] for j in range(200)]
     _, _, _, matrix = store.snapshot()  # the same float32 matrix (a row-major copy)
-    columns = np.asfortranarray(matrix)  # and a column-major copy, the store's own layout
+    columns = np.asfortranarray(matrix)  # and a column-major copy, for comparison
 
     def bare(layout: np.ndarray, query: np.ndarray) -> None:
         scores = layout @ query

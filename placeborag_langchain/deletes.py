@@ -29,7 +29,7 @@ __all__ = ["Deletes"]
 class Deletes:
     """The deletes of one store over its core store, as its integration runs them."""
 
-    def __init__(
+    def __init__(  # noqa: PLR0917 - the store's parts, in the order the store builds them
         self,
         core: FakeVectorStore,
         ids: DocumentIds,

@@ -29,7 +29,8 @@ def to_document(  # noqa: PLR0917 - one record's parts and where it is shown
     `IdRule.external`) next to `metadata['_collection_name']`
     (`docs/integrations/langchain.md#lc-qdrant-document`); langchain-milvus leaves it None and
     reports its primary key under `id_key` (`pk`, or the store's `primary_field`:
-    `docs/integrations/new_integrations.md#lc-milvus-document-id-none-pk-in-metadata`). An orphaned id (no text: the index
+    `docs/integrations/new_integrations.md`, `lc-milvus-document-id-none-pk-in-metadata`). An
+    orphaned id (no text: the index
     still has it, the document table does not) either raises the integration's own error
     (FAISS's docstore miss, `#lc-faiss-orphan`) or comes back with empty content.
     """

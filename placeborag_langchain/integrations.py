@@ -359,7 +359,7 @@ _FAISS = IntegrationFacts(
     orphan_error="Could not find document for id {id}, got ID {id} not found.",
 )
 
-# Facts (lc-milvus-*, measured on Milvus Lite 2.5 by tests/fidelity/probes/lc_milvus_integration.py):
+# Facts (lc-milvus-*, measured on Milvus Lite 2.5 by probes/lc_milvus_integration.py):
 # lc-milvus-score-*-raw-engine-value, lc-milvus-relevance-*, lc-milvus-document-id-none-pk-*,
 # lc-milvus-default-index-autoindex-l2, lc-milvus-schema-from-first-batch,
 # lc-milvus-missing-key-*, lc-milvus-later-type-change, lc-milvus-extra-key-dropped,
@@ -384,8 +384,10 @@ _MILVUS = IntegrationFacts(
     filter_kwarg="expr",
     filter_conflict=(
         TypeError,
-        "pymilvus.milvus_client.milvus_client.MilvusClient.search() got multiple values for "
-        "keyword argument 'filter'",
+        (
+            "pymilvus.milvus_client.milvus_client.MilvusClient.search() got multiple values "
+            "for keyword argument 'filter'"
+        ),
     ),
     document_id=False,
     id_metadata_key="pk",

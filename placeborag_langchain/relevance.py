@@ -42,5 +42,6 @@ def half_shifted_cosine_relevance(similarity: float) -> float:
 
 def quarter_squared_l2_relevance(distance: float) -> float:
     """langchain-milvus's L2 relevance `1 - d / 4`: Milvus reports the squared distance, which
-    lies in [0, 4] for unit vectors (`docs/integrations/new_integrations.md#lc-milvus-relevance-l2`)."""
+    lies in [0, 4] for unit vectors (`docs/integrations/new_integrations.md`,
+    `lc-milvus-relevance-l2`)."""
     return 1 - distance / 4.0

@@ -199,6 +199,12 @@ class Search:
         vector = self._distance.unit_query(query)
         where = self._filters.where(translated)
         ids = translated.ids
+        if self._collections is not None:
+            error = self._collections.no_candidates_error()
+            if error is not None and not self._core.query(
+                vector, fetch_k, where=where, namespace=ns, ids=ids, fetch_k=fetch_k
+            ):
+                raise error
         if threshold is not None:
             # Only the candidates above the threshold take part (Qdrant's engine).
             nearest = self._core.query(

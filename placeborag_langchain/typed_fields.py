@@ -50,6 +50,9 @@ class FieldRules:
     no_collection_relevance_error: str = (
         "No index params provided. Could not determine relevance function."
     )
+    mmr_without_candidates: bool = True
+    """MMR fetches the candidates' vectors with ``pk in [...]``; with no candidate that query
+    fails in the Milvus core (``#lc-milvus-mmr-no-candidates``)."""
 
 
 def _infer(key: str, value: Any) -> FieldType:
@@ -82,7 +85,7 @@ def _mismatch(key: str, kind: FieldType, value: Any, detail: str) -> MilvusDataE
     )
 
 
-def _convert(key: str, kind: FieldType, value: Any) -> Any:  # noqa: PLR0911 - one per type
+def _convert(key: str, kind: FieldType, value: Any) -> Any:
     """`value` as the field stores it, or pymilvus's error for it (measured per type)."""
     name = type(value).__name__
     if kind == "varchar":
@@ -218,6 +221,17 @@ class Collections:
             out.append({key: row[key] for key in fields})
         return out
 
+    def no_candidates_error(self) -> MilvusError | None:
+        """The error of an MMR search whose filter leaves no candidate (None: it returns [])."""
+        if not self.rules.mmr_without_candidates:
+            return None
+        return MilvusError(
+            2000,
+            'Assert "fields_.find(field_id) != fields_.end()"  => Cannot find field with '
+            "field_id: 0 at /workspace/milvus-lite/thirdparty/milvus/internal/core/src/common/"
+            "Schema.h:178\n: segcore error",
+        )
+
     def schema(self, namespace: str, id_type: Literal["varchar", "int64"] = "varchar") -> Schema:
         """The filter schema of the namespace: the key and text fields, the typed metadata
         fields (JSON fields are read as dynamic keys), dynamic names only with
@@ -232,4 +246,3 @@ class Collections:
             fields=typed,
             dynamic=self.rules.dynamic or len(typed) != len(fields),
         )
-

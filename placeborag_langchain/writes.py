@@ -150,9 +150,7 @@ def plan_add(
         core_ids.append(ids_rule.record_id(value))
     dups = repeated(core_ids)
     if dups and facts.duplicate_ids != "last_wins":
-        raise facts.id_error_type(
-            facts.duplicate_ids.format(dups=", ".join(dict.fromkeys(dups)))
-        )
+        raise facts.id_error_type(facts.duplicate_ids.format(dups=", ".join(dict.fromkeys(dups))))
     if facts.existing_id != "upsert":
         existing = {i for i in core_ids if exists(i)}
         if existing:

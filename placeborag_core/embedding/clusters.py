@@ -44,6 +44,7 @@ from typing import Literal
 import numpy as np
 import numpy.typing as npt
 
+from placeborag_core.arithmetic import dot64
 from placeborag_core.embedding.hashing import derive_key, uniform_vector, unit_fraction
 from placeborag_core.messages import shown
 from placeborag_core.unicode_text import require_unicode
@@ -210,33 +211,59 @@ def _check_separation(
     vectors = np.array(
         [space.member_vector(text, name, hashed[i]) for i, (text, name) in enumerate(texts)]
     )
-    similarity = vectors @ vectors.T
+    dots = _DotTable(vectors)
     clusters = np.array([name for _, name in texts])
     for i, (text, name) in enumerate(texts):
         other = clusters != name
         if not other.any():
             continue
-        nearest = int(np.argmax(np.where(other, similarity[i], -np.inf)))
+        # the first other-cluster text of largest cosine; the own text (or anchor) of smallest
+        nearest, nearest_value = max(
+            dots.near(i, np.flatnonzero(other), largest=True), key=lambda pair: pair[1]
+        )
+        mates = np.flatnonzero(clusters == name)
         own = [
             (
                 1.0 / math.sqrt(1.0 + space.jitter_of(text, name) ** 2),
                 f"the anchor of {shown(name)}",
             ),
             *(
-                (float(similarity[i, k]), repr(texts[k][0]))
-                for k in np.flatnonzero(clusters == name)
-                if k != i
+                (value, repr(texts[k][0]))
+                for k, value in dots.near(i, mates[mates != i], largest=False)
             ),
         ]
         farthest_value, farthest_label = min(own)
-        if similarity[i, nearest] >= farthest_value:
+        if nearest_value >= farthest_value:
             raise ValueError(
                 f"cluster_spread={space.spread} cannot separate the clusters at "
                 f"dimensions={space.dimensions}: {shown(text)} (cluster {shown(name)}) has cosine "
-                f"{similarity[i, nearest]:.4f} with {shown(texts[nearest][0])} (cluster "
+                f"{nearest_value:.4f} with {shown(texts[nearest][0])} (cluster "
                 f"{shown(texts[nearest][1])}) but only {farthest_value:.4f} with {farthest_label}; "
                 f"lower cluster_spread or raise dimensions"
             )
+
+
+class _DotTable:
+    """Dot products of unit vectors, the same on every machine: a BLAS product (error at most
+    ``n * 2**-52`` here) finds the candidates for an extreme, and those are computed exactly
+    (``arithmetic.dot64``), so every comparison is decided on correctly rounded values."""
+
+    def __init__(self, vectors: FloatArray) -> None:
+        self.vectors = vectors
+        self.approx = vectors @ vectors.T
+        self.margin = 4 * vectors.shape[1] * 2.0**-52
+
+    def near(
+        self, i: int, among: npt.NDArray[np.intp], *, largest: bool
+    ) -> list[tuple[int, float]]:
+        """(row, exact dot with row ``i``) for the rows of ``among`` (ascending) that may hold
+        the largest (or smallest) dot: every other row is certainly beyond them."""
+        if not len(among):
+            return []
+        approx = self.approx[i, among]
+        edge = approx.max() if largest else approx.min()
+        near = among[np.abs(approx - edge) <= 2 * self.margin]
+        return [(j, dot64(self.vectors[i], self.vectors[j])) for j in near.tolist()]
 
 
 def build_cluster_space(

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
+from placeborag_core.arithmetic import cosine
 from placeborag_core.numbers import real_array
 
 __all__ = ["cosine_similarity"]
@@ -19,6 +20,12 @@ def cosine_similarity(a: Sequence[float] | FloatArray, b: Sequence[float] | Floa
 
     Raises ``ValueError`` for vectors of different lengths, non-finite components, or a zero
     vector (whose direction, and so cosine, is undefined).
+
+    The same number on every machine (``placeborag_core.arithmetic.cosine``): for two
+    FakeEmbedder vectors the cosine of their exact integer sums, so texts whose exact cosines are
+    equal get equal values; otherwise computed from the correctly rounded dot product and squared
+    norms. For two FakeEmbedder vectors it is the store's ``Match.similarity`` before that is
+    rounded to float32.
     """
     x = real_array(a, "cosine_similarity's first vector").astype(np.float64)
     y = real_array(b, "cosine_similarity's second vector").astype(np.float64)
@@ -29,7 +36,6 @@ def cosine_similarity(a: Sequence[float] | FloatArray, b: Sequence[float] | Floa
         )
     if not (np.isfinite(x).all() and np.isfinite(y).all()):
         raise ValueError("cosine_similarity needs finite components (no NaN or infinity)")
-    norm_x, norm_y = float(np.linalg.norm(x)), float(np.linalg.norm(y))
-    if norm_x == 0.0 or norm_y == 0.0:
+    if not (x.any() and y.any()):
         raise ValueError("cosine similarity is undefined for a zero vector")
-    return float(np.dot(x, y) / (norm_x * norm_y))
+    return cosine(x, y)

@@ -12,9 +12,11 @@ Query pipeline (in this order):
 2. the namespace's visible rows are taken (pending writes under ``visibility="manual"`` are not);
 3. the ``ids=`` restriction and, in filter mode ``pre``, the filter mask are applied;
 4. recall dropout removes each row with probability ``1 - recall`` (keyed hash of query and id);
-5. the profile's formula scores every row in one pass over the matrix;
-6. the best rows are selected with ``argpartition`` and ordered by the profile's tie rule (which
-   also decides which of the records tied at the cut survive: see ``backends/ties.py``);
+5. one float32 pass over the candidate rows (every row, or the rows left by step 3-4, gathered)
+   bounds every score; the rows that can rank or tie with the k-th are scored exactly, so a
+   score is the same bit for bit on every machine (``scoring.py``);
+6. those rows are ordered by the profile's tie rule (which also decides which of the records
+   tied at the cut survive: see ``backends/ties.py``);
 7. in filter mode ``post`` the filter runs on the ``fetch_k`` selected rows (so fewer than ``k``
    may remain) and the list is cut to ``k``;
 8. ``Match`` objects are built with copies of the text and metadata.

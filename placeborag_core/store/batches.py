@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
+from placeborag_core.arithmetic import norm32
 from placeborag_core.backends import Profile
 from placeborag_core.messages import shown
 from placeborag_core.store.faults import id_hash
@@ -141,10 +142,11 @@ class BatchBuilder:
         return self._normalised(block)
 
     def _normalised(self, block: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
-        """Rows normalised per point in float32 if the profile stores unit vectors (Qdrant)."""
+        """Rows normalised per point in float32 if the profile stores unit vectors (Qdrant):
+        divided by their correctly rounded float32 norm (``arithmetic.norm32``: the same on every
+        machine, where BLAS's float32 norm is not)."""
         if self._profile.variant.normalise_on_upsert:
-            for i in range(len(block)):  # per point, in float32, as Qdrant does on upsert
-                norm = np.linalg.norm(block[i])
-                if norm:  # a zero vector stays zero (its cosine with anything is 0)
-                    block[i] = block[i] / norm
+            norms = norm32(block)
+            some = norms != 0  # a zero vector stays zero (its cosine with anything is 0)
+            block[some] = block[some] / norms[some, None]
         return block

@@ -4,7 +4,8 @@
 most similar to the query, and each later pick maximises
 ``lambda_mult * sim(query, c) - (1 - lambda_mult) * max(sim(c, picked))`` over cosine similarities,
 taking the earliest candidate on a tie
-(``langchain_core.vectorstores.utils.maximal_marginal_relevance``).
+(``langchain_core.vectorstores.utils.maximal_marginal_relevance``). The cosines are
+``placeborag_core.arithmetic.cosine_table``'s, so the picks are the same on every machine.
 """
 
 from __future__ import annotations
@@ -14,18 +15,10 @@ from typing import Literal
 import numpy as np
 import numpy.typing as npt
 
+from placeborag_core.arithmetic import cosine_table
 from placeborag_core.messages import shown
 
 __all__ = ["check_mmr_options", "mmr_order"]
-
-
-def _unit_rows(rows: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
-    """Each row scaled to unit length; a zero row stays zero (its cosine with anything is 0)."""
-    norms = np.linalg.norm(rows, axis=1, keepdims=True)
-    unit: npt.NDArray[np.float64] = np.divide(
-        rows, norms, out=np.zeros_like(rows), where=norms != 0
-    )
-    return unit
 
 
 def mmr_order(
@@ -44,17 +37,16 @@ def mmr_order(
     if count <= 0:
         return []
     rows = np.asarray(candidates, dtype=np.float64)
-    unit = _unit_rows(rows)
-    query_norm = np.linalg.norm(query)
-    to_query = unit @ (query / query_norm if query_norm else query)
+    table = cosine_table(np.vstack([np.asarray(query, dtype=np.float64)[None, :], rows]))
+    to_query, similar = table[0, 1:], table[1:, 1:]
     picked = [int(np.argmax(to_query))]
-    penalty = unit @ unit[picked[0]]
+    penalty = similar[picked[0]].copy()
     while len(picked) < count:
         gain = lambda_mult * to_query - (1.0 - lambda_mult) * penalty
         gain[picked] = -np.inf
         best = int(np.argmax(gain))
         picked.append(best)
-        latest = unit @ unit[best]
+        latest = similar[best]
         penalty = np.maximum(penalty, latest) if redundancy == "max" else latest
     return picked
 

@@ -38,8 +38,7 @@ class Namespaces:
         """Write a validated batch (the profile decides whether an upsert merges metadata)."""
         part = self._parts.get(namespace)
         if part is None:
-            grouped = self._profile.variant.formula.row_groups
-            part = self._parts[namespace] = Partition(dimension, grouped=grouped)
+            part = self._parts[namespace] = Partition(dimension)
         part.put(
             batch,
             merge=self._profile.upsert_metadata == "merge",

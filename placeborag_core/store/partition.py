@@ -3,13 +3,10 @@
 Rows are appended in write order, so row order *is* insertion order: an upsert of an existing id
 rewrites its row in place (it keeps its slot), a delete tombstones the row, and a re-added id gets a
 fresh row at the end. Tombstones are compacted in bulk, keeping the relative order of the rows.
-The matrix grows geometrically. A *grouped* partition (for the formulas with
-``Formula.row_groups``) stores it column-major and keeps its capacity a multiple of
-:data:`~placeborag_core.store.scoring.ROW_GROUP` once it holds a group, so the rows can be scored
-in whole groups (``scoring_arrays``); the spare rows hold zeros or old vectors, never NaN,
-and a nonzero norm. Either
-way ``matrix`` is a ``(capacity, dimension)`` array: only the memory order differs. Metadata is
-indexed per key the first time a filter uses the key (which rows carry it, and which rows hold
+The matrix is row-major and grows geometrically; beside each row the partition keeps what the
+scoring keys read (``store/scoring.py``): the reciprocal norm (float32) and an approximate squared
+norm (float64), plus upper bounds of the norms and reciprocal norms for the error bound. Metadata
+is indexed per key the first time a filter uses the key (which rows carry it, and which rows hold
 each scalar value or list element), then kept current on every write, so equality filters become
 set lookups.
 
@@ -31,7 +28,7 @@ import numpy.typing as npt
 
 from placeborag_core.records import Record
 from placeborag_core.store.column_index import KeyIndex
-from placeborag_core.store.scoring import ROW_GROUP, row_norms
+from placeborag_core.store.scoring import reciprocal_norms
 
 __all__ = ["Batch", "Partition", "copy_metadata"]
 
@@ -76,11 +73,13 @@ def copy_metadata(metadata: Mapping[str, Any] | None) -> dict[str, Any]:
 class Partition:
     """The rows of one namespace."""
 
-    def __init__(self, dimension: int, *, grouped: bool = False) -> None:
+    def __init__(self, dimension: int) -> None:
         self.dimension = dimension
-        self.grouped = grouped
-        self.matrix = self._allocate(0)
-        self.norms = np.empty(0, dtype=np.float32)
+        self.matrix = np.empty((0, dimension), dtype=np.float32)
+        self.inv_norms = np.empty(0, dtype=np.float32)
+        self.sq_norms = np.empty(0, dtype=np.float64)
+        self.norm_max = 0.0  # >= the norm of every row written since the last compaction
+        self.inv_max = 0.0  # >= every reciprocal norm, likewise
         self.live = np.zeros(0, dtype=bool)
         self.id_hashes = np.zeros(0, dtype=np.uint64)
         self.n_rows = 0
@@ -96,21 +95,6 @@ class Partition:
 
     def __len__(self) -> int:
         return len(self.rows)
-
-    def scoring_arrays(self) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
-        """The matrix rows and norms a scoring pass reads: the first ``n_rows``, rounded up to
-        whole groups if grouped (a zero-padded copy while the matrix is smaller than one group,
-        so that a small namespace does not reserve a whole group)."""
-        if not self.grouped:
-            return self.matrix[: self.n_rows], self.norms[: self.n_rows]
-        scored = -(-self.n_rows // ROW_GROUP) * ROW_GROUP
-        if scored <= self.matrix.shape[0]:
-            return self.matrix[:scored], self.norms[:scored]
-        matrix = self._allocate(scored)
-        matrix[: self.n_rows] = self.matrix[: self.n_rows]
-        norms = np.ones(scored, dtype=np.float32)
-        norms[: self.n_rows] = self.norms[: self.n_rows]
-        return matrix, norms
 
     def live_rows(self) -> npt.NDArray[np.intp]:
         """Rows holding a vector in the index (records and orphans), ascending."""
@@ -204,7 +188,7 @@ class Partition:
             else:
                 meta, text = given_meta or {}, given_text
             self.matrix[row] = batch.vectors[i]
-            self.norms[row] = row_norms(batch.vectors[i : i + 1])[0]
+            self._measure(row, row + 1)
             self.id_hashes[row] = batch.id_hashes[i]
             self.texts[row] = text
             self.metas[row] = meta
@@ -218,11 +202,8 @@ class Partition:
         block = batch.vectors if everything else batch.vectors[picks]
         self._reserve(start + count)
         stop = start + count
-        for first in range(0, count, _WRITE_ROWS):
-            # into a column-major matrix a write is a transpose: cache-sized pieces are faster
-            last = min(first + _WRITE_ROWS, count)
-            self.matrix[start + first : start + last] = block[first:last]
-        self.norms[start:stop] = row_norms(block)
+        self.matrix[start:stop] = block
+        self._measure(start, stop)
         self.live[start:stop] = True
         self.id_hashes[start:stop] = batch.id_hashes if everything else batch.id_hashes[picks]
         ids = batch.ids if everything else [batch.ids[i] for i in picks]
@@ -239,6 +220,22 @@ class Partition:
             for row, meta in zip(range(start, stop), metas, strict=True):
                 self._index(row, meta)
 
+    def _measure(self, start: int, stop: int) -> None:
+        """The norms of rows ``start:stop`` (float64 sums of the exact float32 squares, in
+        cache-sized blocks), and the bounds over them."""
+        for first in range(start, stop, _WRITE_ROWS):
+            last = min(first + _WRITE_ROWS, stop)
+            block = self.matrix[first:last]
+            squared = np.einsum("ij,ij->i", block, block, dtype=np.float64)
+            self.sq_norms[first:last] = squared
+            self.inv_norms[first:last] = reciprocal_norms(squared)
+            if last > first:
+                # relative error of the sum <= n * 2**-53, far below the 2**-20 margin
+                top = float(np.sqrt(squared.max())) * (1 + 2.0**-20)
+                self.norm_max = max(self.norm_max, top)
+                inv = float(self.inv_norms[first:last].max()) * (1 + 2.0**-20)
+                self.inv_max = max(self.inv_max, inv)
+
     def _reserve(self, needed: int) -> None:
         capacity = self.matrix.shape[0]
         if needed > capacity:
@@ -246,24 +243,17 @@ class Partition:
 
     def _resize(self, wanted: int) -> None:
         """Reallocate every per-row array to hold ``wanted`` rows (at least the rows in use and
-        the minimum capacity; whole row groups when grouped), if that changes its size."""
+        the minimum capacity), if that changes its size."""
         capacity = max(_MIN_CAPACITY, wanted, self.n_rows)
-        if self.grouped and capacity >= ROW_GROUP:
-            capacity = -(-capacity // ROW_GROUP) * ROW_GROUP
         if capacity == self.matrix.shape[0]:
             return
-        matrix = self._allocate(capacity)
+        matrix = np.empty((capacity, self.dimension), dtype=np.float32)
         matrix[: self.n_rows] = self.matrix[: self.n_rows]
         self.matrix = matrix
-        self.norms = _grow(self.norms, capacity, self.n_rows, fill=1.0)
+        self.inv_norms = _grow(self.inv_norms, capacity, self.n_rows)
+        self.sq_norms = _grow(self.sq_norms, capacity, self.n_rows)
         self.live = _grow(self.live, capacity, self.n_rows)
         self.id_hashes = _grow(self.id_hashes, capacity, self.n_rows)
-
-    def _allocate(self, capacity: int) -> npt.NDArray[np.float32]:
-        if self.grouped:
-            columns = np.zeros((self.dimension, capacity), dtype=np.float32)
-            return np.transpose(columns)
-        return np.empty((capacity, self.dimension), dtype=np.float32)
 
     def remove(self, ids: Iterable[str], keep_orphans: bool) -> int:
         """Delete ids; returns how many existed. With ``keep_orphans`` the vectors stay."""
@@ -310,7 +300,8 @@ class Partition:
         keep = self.live_rows()
         count = len(keep)
         self.matrix[:count] = self.matrix[keep]
-        self.norms[:count] = self.norms[keep]
+        self.norm_max = self.inv_max = 0.0  # the norms and bounds of the rows left
+        self._measure(0, count)
         self.id_hashes[:count] = self.id_hashes[keep]
         self.live[:] = False
         self.live[:count] = True
@@ -355,7 +346,7 @@ class Partition:
                 index.discard(row, meta[key])
 
 
-def _grow(array: npt.NDArray[Any], capacity: int, used: int, fill: float = 0) -> npt.NDArray[Any]:
-    grown = np.full(capacity, fill, dtype=array.dtype)
+def _grow(array: npt.NDArray[Any], capacity: int, used: int) -> npt.NDArray[Any]:
+    grown = np.zeros(capacity, dtype=array.dtype)
     grown[:used] = array[:used]
     return grown

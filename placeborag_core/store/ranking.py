@@ -2,8 +2,9 @@
 
 A :class:`Ranker` holds what ranking depends on (the profile, the filter mode, the recall) and
 works on one partition under the store's lock: which rows are candidates (live, allowed by
-``ids``, passing a pre-filter, surviving recall dropout), the profile's scores, the profile's tie
-rule, and the ``Match`` objects handed out.
+``ids``, passing a pre-filter, surviving recall dropout), the profile's scores for the rows that
+can be ranked (``store/scoring.py``: a float32 pass bounds them, exact arithmetic settles them),
+the profile's tie rule, and the ``Match`` objects handed out.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from placeborag_core.filters.predicates import Predicate
 from placeborag_core.records import Match
 from placeborag_core.store.faults import query_hash, recall_keep_mask
 from placeborag_core.store.partition import Partition, copy_metadata
-from placeborag_core.store.scoring import row_cosines, score_rows
+from placeborag_core.store.scoring import ScoringQuery, band_rows, cosines, exact_scores
 
 __all__ = ["Ranker"]
 
@@ -33,6 +34,7 @@ class Ranker:
         self._profile = profile
         self._filter_mode = filter_mode
         self._recall = recall
+        self._last: tuple[bytes, ScoringQuery] | None = None
 
     @property
     def recall(self) -> float:
@@ -58,10 +60,21 @@ class Ranker:
             )
         return mask
 
-    def scores(self, part: Partition, vector: npt.NDArray[np.float64]) -> npt.NDArray[Any]:
-        """Step 5: the profile's numbers for every row, in one pass (over whole row groups)."""
-        matrix, norms = part.scoring_arrays()
-        return score_rows(self._profile.variant.formula, matrix, norms, part.n_rows, vector)
+    def scoring_query(self, vector: npt.NDArray[np.float64]) -> ScoringQuery:
+        """The query's pieces under the profile's formula (the last one is kept: a query, its
+        matches and an MMR re-ranking use the same vector)."""
+        key = vector.tobytes()
+        if self._last is None or self._last[0] != key:
+            self._last = (key, ScoringQuery.build(self._profile.variant.formula, vector))
+        return self._last[1]
+
+    def scores(
+        self, part: Partition, vector: npt.NDArray[np.float64], rows: npt.NDArray[np.intp]
+    ) -> tuple[npt.NDArray[Any], npt.NDArray[np.float64] | None]:
+        """Step 5: the profile's numbers for ``rows``, exactly, and the cosines when matches
+        need them (the cosine profile's score is its similarity)."""
+        wanted = not self._profile.variant.formula.is_cosine
+        return exact_scores(part, self.scoring_query(vector), rows, with_cosines=wanted)
 
     def rank(
         self,
@@ -70,30 +83,33 @@ class Ranker:
         predicate: Predicate,
         ids: Collection[str] | None,
         limit: int | None,
-    ) -> tuple[npt.NDArray[np.intp], npt.NDArray[Any]]:
-        """Steps 2-6: the best ``limit`` candidate rows (all if None) and their scores."""
+    ) -> tuple[npt.NDArray[np.intp], npt.NDArray[Any], npt.NDArray[np.float64] | None]:
+        """Steps 2-6: the best ``limit`` candidate rows (all if None), their scores and, when
+        the band was small enough to compute them on the way, their cosines."""
         pre = predicate if self._filter_mode == "pre" else None
         mask = self.candidates(part, vector, pre, ids)
         if not mask.any():
-            return np.empty(0, dtype=np.intp), np.empty(0)
+            return np.empty(0, dtype=np.intp), np.empty(0), None
         rows = None if mask.all() else np.flatnonzero(mask)
-        scores = self.scores(part, vector)
-        ordered = self.select(part, rows, scores, limit)
-        return ordered, scores[ordered]
+        query = self.scoring_query(vector)
+        band = band_rows(part, query, rows, limit)
+        small = limit is not None and len(band) <= 2 * limit + 64
+        wanted = small and not self._profile.variant.formula.is_cosine
+        scores, sims = exact_scores(part, query, band, with_cosines=wanted)
+        ordered = self.select(part, band, scores, limit)
+        at = np.searchsorted(band, ordered)
+        return ordered, scores[at], None if sims is None else sims[at]
 
     def select(
         self,
         part: Partition,
-        rows: npt.NDArray[np.intp] | None,
+        rows: npt.NDArray[np.intp],
         scores: npt.NDArray[Any],
         limit: int | None,
     ) -> npt.NDArray[np.intp]:
-        """Step 6: the best ``limit`` of ``rows`` (all if None), ordered by score then tie rule.
-
-        ``rows`` are ascending (row order is insertion position); None means every scored row."""
-        badness = scores if rows is None else scores[rows]
-        if self._profile.higher_is_better:
-            badness = -badness
+        """Step 6: the best ``limit`` of ``rows`` (ascending: row order is insertion position;
+        ``scores`` are theirs), ordered by score then tie rule."""
+        badness = -scores if self._profile.higher_is_better else scores
         return self._profile.tie_rule.select(badness, rows, limit, part.id_at)
 
     def matches(
@@ -102,9 +118,11 @@ class Ranker:
         vector: npt.NDArray[np.float64],
         rows: npt.NDArray[np.intp],
         scores: npt.NDArray[Any],
+        cosines: npt.NDArray[np.float64] | None = None,
     ) -> list[Match]:
-        """Step 8: Match objects with copied text and metadata."""
-        sims = self.similarities(part, vector, rows, scores)
+        """Step 8: Match objects with copied text and metadata (``cosines``: of ``rows``, if
+        already known)."""
+        sims = self.similarities(part, vector, rows, scores, cosines)
         out = []
         for row, score, sim in zip(rows.tolist(), scores.tolist(), sims, strict=True):
             meta = part.metas[row]
@@ -118,10 +136,15 @@ class Ranker:
         vector: npt.NDArray[np.float64],
         rows: npt.NDArray[np.intp],
         scores: npt.NDArray[Any],
+        known: npt.NDArray[np.float64] | None = None,
     ) -> list[float]:
+        """The cosine of each row with the query, rounded to float32 (the score itself when the
+        profile reports the cosine)."""
         if self._profile.variant.formula.is_cosine:
             return [float(s) for s in scores.tolist()]
         if len(rows) == 0:
             return []
-        sims = row_cosines(part.matrix[rows], part.norms[rows], vector)
+        if known is None:
+            known = cosines(part, self.scoring_query(vector), rows)
+        sims = known.astype(np.float32)
         return [float(s) for s in sims.tolist()]

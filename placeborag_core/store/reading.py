@@ -135,11 +135,13 @@ class ReadMethods:
         part = self._spaces.get(namespace)
         if part is None or plan.vector is None:
             return []
-        rows, scores = self._ranker.rank(part, plan.vector, plan.predicate, plan.ids, fetch)
+        rows, scores, sims = self._ranker.rank(part, plan.vector, plan.predicate, plan.ids, fetch)
         if self._filter_mode == "post":
             kept = [i for i, row in enumerate(rows) if plan.predicate.row_matches(part, row)]
-            rows, scores = rows[kept], scores[kept]
-        return self._ranker.matches(part, plan.vector, rows[:k], scores[:k])
+            rows, scores, sims = rows[kept], scores[kept], None if sims is None else sims[kept]
+        return self._ranker.matches(
+            part, plan.vector, rows[:k], scores[:k], None if sims is None else sims[:k]
+        )
 
     def max_marginal_relevance(
         self,

@@ -34,22 +34,24 @@ def trace_rows(
     allowed = live & part.ids_mask(ids) if ids is not None else live.copy()
     passes = allowed & predicate.mask(part)
     survives = passes & recall_keep_mask(query_hash(vector), part.id_hashes[:n], ranker.recall)
-    scores = ranker.scores(part, vector)
     live_rows = np.flatnonzero(live)
+    live_scores, live_cosines = ranker.scores(part, vector, live_rows)
+    scores = dict(zip(live_rows.tolist(), live_scores.tolist(), strict=True))
     sims = dict(
         zip(
             live_rows.tolist(),
-            ranker.similarities(part, vector, live_rows, scores[live_rows]),
+            ranker.similarities(part, vector, live_rows, live_scores, live_cosines),
             strict=True,
         )
     )
-    ranked = ranker.select(part, np.flatnonzero(survives), scores, None).tolist()
+    surviving = survives[live_rows]
+    ranked = ranker.select(part, live_rows[surviving], live_scores[surviving], None).tolist()
     out = []
     for rank, row in enumerate(ranked, start=1):
         first: TraceStatus = "ranked" if part.metas[row] is not None else "orphaned"
         out.append(Trace(part.row_id[row], first, rank, float(scores[row]), sims[row]))
     in_rank = set(ranked)
-    rest = ranker.select(part, live_rows, scores, None).tolist()
+    rest = ranker.select(part, live_rows, live_scores, None).tolist()
     for row in rest:
         if row in in_rank:
             continue

@@ -13,12 +13,14 @@ to be read in a notebook or in an assertion message.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 
+from placeborag_core.arithmetic import cosine
 from placeborag_core.messages import shown
 
 if TYPE_CHECKING:
@@ -176,11 +178,13 @@ def _signed_weights(
         key = (feature.kind, feature.name, feature.bucket)
         weights[key] = weights.get(key, 0.0) + feature.sign * feature.weight
         vector[feature.bucket] += feature.sign * feature.weight
-    return weights, float(np.linalg.norm(vector))
+    # multiples of 1/2: the squares and their sum are exact, so this is the correctly rounded norm
+    return weights, math.sqrt(math.fsum((vector * vector).tolist()))
 
 
 def _cosine(a: Sequence[float], b: Sequence[float]) -> float:
-    return float(np.dot(np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)))
+    """The cosine the store reports as ``Match.similarity`` (in float64): the same everywhere."""
+    return cosine(a, b)
 
 
 def _explain_features(embedder: FakeEmbedder, query: str, text: str, cosine: float) -> Explanation:

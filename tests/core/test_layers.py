@@ -1,9 +1,9 @@
 """The core's layers import downward only, and the core never imports an adapter or a framework.
 
 Layers, bottom to top: the shared modules (errors, records, limits, unicode_text,
-lazy_imports), embedding, filters, backends, store, corpus, testing, and the command line (cli,
-demo, __main__). A module may import its own layer and the layers below it. Read from the source
-with ``ast``, so a lazy import inside a function counts too.
+lazy_imports, arithmetic), embedding, filters, backends, store, corpus, testing, and the command
+line (cli, demo, __main__). A module may import its own layer and the layers below it. Read from
+the source with ``ast``, so a lazy import inside a function counts too.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ SHARED = {
     "limits",
     "unicode_text",
     "lazy_imports",
+    "arithmetic",
     "_version",
     "pytest_plugin",
 }

@@ -99,8 +99,10 @@ KNOWN: dict[str, Divergence] = {
             engines=("chroma", "qdrant", "faiss", "milvus", "milvus_int64"),
             reason=(
                 "Two candidates whose scores differ only in the last float32 bits can be "
-                "ordered differently: the engines compute with their own SIMD/FMA kernels, "
-                "our profiles with numpy. Scores still agree within float32 tolerance. The "
+                "ordered differently: the engines compute with their own SIMD/FMA kernels "
+                "(and qdrant-client renormalises stored cosine vectors on every query), our "
+                "profiles report the exact values, rounded once, the same on every machine. "
+                "Scores still agree within float32 tolerance. The "
                 "same goes for MMR picks whose objectives tie within tolerance, and for "
                 "LangChain's inner-product relevance (1 - d if d > 0 else -d), which turns a "
                 "distance of 0 against 1.2e-7 into relevance -0.0 against 0.9999999."

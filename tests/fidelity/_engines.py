@@ -374,6 +374,71 @@ def release_llamaindex_milvus_store(store: Any) -> None:
     _li_milvus_free.setdefault(key, []).append(name)
 
 
+_lc_milvus_free: dict[tuple[str, str], list[Any]] = {}
+
+LC_MILVUS_SEED: dict[str, dict[str, Any] | None] = {
+    "typed": {"color": "red", "n": 1, "price": 1.5, "flag": True},
+    "plain": None,
+    "dynamic": {"color": "red", "n": 1},
+}
+"""The first record of each kind of langchain-milvus collection: ``typed`` fixes the fields
+color VARCHAR, n INT64, price DOUBLE, flag BOOL (in this order); ``plain`` fixes none (records
+keep no metadata); ``dynamic`` is ``enable_dynamic_field=True`` (every key kept, JSON rules)."""
+
+
+def lc_milvus_options(metric: str, variant: str) -> dict[str, Any]:
+    """The ``langchain_milvus.Milvus`` constructor options of a pooled collection (ours take
+    the same)."""
+    return {
+        "index_params": {"metric_type": MILVUS_METRICS[metric], "index_type": "FLAT"},
+        "consistency_level": "Strong",
+        "enable_dynamic_field": variant == "dynamic",
+    }
+
+
+def seed_lc_milvus(store: Any, variant: str) -> None:
+    """Create the collection's schema as its first batch does (one seed record, then deleted),
+    on either side."""
+    seed = LC_MILVUS_SEED[variant]
+    store.add_texts(["seed"], metadatas=None if seed is None else [dict(seed)], ids=["seed"])
+    store.delete(["seed"])
+
+
+def langchain_milvus_store(metric: str, variant: str, embeddings: Any) -> Any:
+    """A ``langchain_milvus.Milvus`` on an empty pooled collection of the shared server whose
+    schema ``seed_lc_milvus`` fixed (creating one costs ~0.6 s; a pooled one is emptied by
+    ``release_langchain_milvus_store``)."""
+    free = _lc_milvus_free.setdefault((metric, variant), [])
+    if free:
+        return free.pop()
+    from langchain_milvus import Milvus
+
+    name = f"lc_{metric}_{variant}_{next(_names)}"
+    store = Milvus(
+        embeddings,
+        connection_args={"uri": milvus_uri(), "db_name": "default"},
+        collection_name=name,
+        **lc_milvus_options(metric, variant),
+    )
+    seed_lc_milvus(store, variant)
+    return store
+
+
+def release_langchain_milvus_store(store: Any, metric: str, variant: str, added: int) -> None:
+    """Empty the store's collection and put it back in the pool (or drop it once it has taken
+    ``MILVUS_POOL_ROWS``; ``added``: the rows this case inserted)."""
+    client = milvus_client()
+    name = store.collection_name
+    _milvus_rows[name] = _milvus_rows.get(name, 0) + added
+    if _milvus_rows[name] > MILVUS_POOL_ROWS:
+        client.drop_collection(name)
+        return
+    rows = client.query(name, filter="", limit=16384, output_fields=["pk"])
+    if rows:
+        client.delete(name, ids=[r["pk"] for r in rows])
+    _lc_milvus_free.setdefault((metric, variant), []).append(store)
+
+
 def release_milvus() -> None:
     """Stop the Milvus Lite server and remove its files (a no-op if it never started)."""
     if "client" not in _milvus:
@@ -388,6 +453,7 @@ def release_milvus() -> None:
     _milvus.clear()
     _milvus_free.clear()
     _li_milvus_free.clear()
+    _lc_milvus_free.clear()
     _milvus_rows.clear()
 
 
@@ -464,7 +530,9 @@ class MilvusSide:
         return [Hit(str(h["id"]), float(h["distance"])) for h in found[0]]
 
     def listing(self) -> Listing:
-        rows = self.client.query(self.name, filter="", limit=16384, output_fields=["*"])
+        # Not "*": the vectors are not compared, and a growing segment that built its interim
+        # index may have given them up ("Growing segment loss raw data").
+        rows = self.client.query(self.name, filter="", limit=16384, output_fields=["$meta"])
         return [
             (str(r["id"]), {k: v for k, v in r.items() if k not in ("id", "vector")}) for r in rows
         ]

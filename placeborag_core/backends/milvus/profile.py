@@ -14,20 +14,9 @@ from __future__ import annotations
 
 import dataclasses
 
-import numpy as np
-import numpy.typing as npt
-
 from placeborag_core.backends.default import CORE_DIALECT_OPERATORS
 from placeborag_core.backends.faiss import HeapTies
-from placeborag_core.backends.formulas import (
-    DOT_F32,
-    SQUARED_L2_F32,
-    Formula,
-    Matrix,
-    Vector,
-    nonzero,
-    query32,
-)
+from placeborag_core.backends.formulas import COSINE_F32, DOT_F32, SQUARED_L2_F32
 from placeborag_core.backends.milvus.errors import (
     MilvusDimensionError,
     MilvusParamError,
@@ -52,21 +41,11 @@ __all__ = ["COSINE", "MORE_PROFILES", "PROFILE", "PROFILE_INT64"]
 
 DOC = "docs/engines/milvus.md"
 
-
-def _cosine_zero_safe(
-    matrix: Matrix, norms: npt.NDArray[np.float32], query: npt.NDArray[np.float64]
-) -> Vector:
-    # cos = dot / |v| / |q| in float32; a zero vector (stored or queried) scores 0, as Milvus
-    # reports it.
-    q32, qnorm = query32(query)
-    result: Vector = matrix @ q32
-    np.divide(result, nonzero(norms), out=result)
-    np.divide(result, qnorm if qnorm else np.float32(1), out=result)
-    return result
-
-
-COSINE = Formula("cosine_f32_zero_safe", _cosine_zero_safe, row_groups=True, is_cosine=True)
-"""Cosine similarity in float32; 0 for a zero vector (Milvus accepts them)."""
+COSINE = COSINE_F32
+"""Milvus's COSINE: the exact cosine of the stored vector and the float32 query, rounded to
+float32; 0 where either vector is zero (Milvus accepts zero vectors and reports 0). knowhere
+computes it in float32 with its own SIMD lane order, so the engine's last bit may differ: the
+fidelity suite compares within its tolerance (``docs/engines/milvus.md#milvus-score-float32``)."""
 
 _HEAP = HeapTies()
 

@@ -1,3 +1,3 @@
 """Qdrant, one engine in four small modules: ``profile`` (the :class:`Profile`), ``scores``
-(local mode's float64 recipes), ``ids`` (point ids) and ``filters`` (its dialect, and the reader
-of ``qdrant_client.models.Filter`` objects that integrations pass through)."""
+(its score formulas: float64 results), ``ids`` (point ids) and ``filters`` (its dialect, and
+the reader of ``qdrant_client.models.Filter`` objects that integrations pass through)."""
