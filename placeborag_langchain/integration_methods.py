@@ -516,6 +516,13 @@ class IntegrationMethods(SearchMethods):
 
     def _register_collection(self) -> None:
         if self._facts.profile == "qdrant":
+            # Another client of a live collection (from_existing_collection) leaves the entry
+            # alone: were it dropped, the collection would vanish while its first store lives
+            # (the weak reference would die with the short-lived client).
+            ref = _QDRANT_COLLECTIONS.get(self.collection_name)
+            live = ref() if ref is not None else None
+            if live is not None and live._store is self._store:
+                return
             _QDRANT_COLLECTIONS[self.collection_name] = weakref.ref(self)
 
     @classmethod

@@ -163,5 +163,36 @@ def test_typed_fields_take_literals_of_their_type() -> None:
             read_expression(illegal, schema)
     with pytest.raises(MilvusFilterError, match="actual type: INT64"):
         read_expression("n", schema)
-    with pytest.raises(NotImplementedError, match="arithmetic"):
-        read_expression("n + 1 == 3", schema)
+    for illegal in ("n + 1 > 2", "n + 1.5 == 3", "10 - n == 9", "n ** 2 == 4", "color + 1 == 2"):
+        with pytest.raises(MilvusFilterError, match="invalid parameter"):
+            read_expression(illegal, schema)
+    with pytest.raises(NotImplementedError, match="division by zero"):
+        read_expression("n / 0 == 1", schema)
+
+
+def test_typed_arithmetic_as_measured() -> None:
+    """lc-milvus-typed-arithmetic: == and != only, C's truncating / and %, a literal on the
+    left of == swaps it."""
+    from placeborag_core import FakeVectorStore
+    from placeborag_core.backends.milvus.filters import Schema, read_expression
+
+    schema = Schema(fields={"n": "int64", "price": "double"}, dynamic=False)
+    store = FakeVectorStore(profile="milvus", metric="l2")
+    values = [(1, 1.5), (2, 2.5), (3, 0.0), (-1, -1.5), (5, 10.0)]
+    store.upsert_many(
+        [(f"r{i}", "t", {"n": n, "price": p}, [1.0, float(i)]) for i, (n, p) in enumerate(values)]
+    )
+
+    def ids(expr: str) -> list[str]:
+        return sorted(
+            m.id for m in store.query([1.0, 0.0], k=10, where=read_expression(expr, schema))
+        )
+
+    assert ids("n + 1 == 3") == ["r1"]
+    assert ids("n / 2 == 0") == ["r0", "r3"]
+    assert ids("n % 2 == -1") == ["r3"]
+    assert ids("n % 2 != 1") == ["r1", "r3"]
+    assert ids("1 + n == 3") == ids("2 * n == 4") == ["r1"]
+    assert ids("3 == n + 1") == ["r0", "r2", "r3", "r4"]
+    assert ids("price * 2 == 5.0") == ["r1"]
+    assert ids("price % 2 == 1.5") == []

@@ -150,8 +150,19 @@ def _condition(d: Draw) -> str:
         return f"{d.choice(('color', 'text', 'title', 'pk'))} like {quote(pattern)}"
     if roll < 80:
         return f"{d.choice((-1, 0, 1))} < n <= {d.choice((2, 5, 10))}"
-    if roll < 86:
-        return f"n + 1 == {d.choice((2, 3))}"
+    if roll < 88:
+        # Arithmetic on a typed field (lc-milvus-typed-arithmetic); division by zero and
+        # arithmetic inside ``in`` are not drawn (not measured).
+        field = d.choice(("n", "price", "color"))
+        arith = d.choice(("+", "-", "*", "/", "%", "**"))
+        operand = d.choice((1, 2, 3, -2, 1.5))
+        result = d.choice((0, 1, 2, 3, -1, 2.5, 3.0))
+        cmp = d.choice(("==", "==", "!=", ">"))
+        if d.chance(0.15):
+            return f"{result} {cmp} {field} {arith} {operand}"
+        if d.chance(0.15):
+            return f"{operand} {arith} {field} {cmp} {result}"
+        return f"{field} {arith} {operand} {cmp} {result}"
     return d.choice((
         'not (color == "red")', "color", "flag", "flag == true", 'color = "red"', "n > ",
         "exists color", "color is null", "n in []", 'pk in ["doc-1", "doc-2"]',

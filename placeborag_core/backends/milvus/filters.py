@@ -191,6 +191,31 @@ _TESTS: dict[str, Callable[[int], bool]] = {
     ">": lambda c: c > 0,
     ">=": lambda c: c >= 0,
 }
+_ARITHMETIC = ("+", "-", "*", "/", "%", "**")
+
+
+def _truncated_division(a: int, b: int) -> int:
+    quotient = abs(a) // abs(b)
+    return quotient if (a >= 0) == (b > 0) else -quotient
+
+
+_INT_ARITHMETIC: dict[str, Callable[[Any, Any], Any]] = {
+    "+": lambda a, b: a + b,
+    "-": lambda a, b: a - b,
+    "*": lambda a, b: a * b,
+    "/": _truncated_division,
+    "%": lambda a, b: a - b * _truncated_division(a, b),
+}
+"""INT64 arithmetic as the Milvus core does it (C's truncating ``/`` and ``%``)."""
+_FLOAT_ARITHMETIC: dict[str, Callable[[Any, Any], Any]] = {
+    "+": lambda a, b: float(a) + b,
+    "-": lambda a, b: float(a) - b,
+    "*": lambda a, b: float(a) * b,
+    "/": lambda a, b: float(a) / b,
+    "%": lambda a, b: None,  # measured: ``price % 2 == 1.5`` matches nothing
+}
+"""DOUBLE arithmetic (``%`` on a DOUBLE field matches nothing)."""
+
 _REVERSED = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "!=", "!=": "=="}
 """A literal on the left: relational operators turn around; ``==``/``!=`` swap (the bug)."""
 
@@ -415,12 +440,10 @@ class _Planner:
         if isinstance(left, ex.Call) and left.name == "array_length":
             return self.array_length(left, op, right)
         for side in (left, right):
-            if isinstance(side, ex.Binary) and side.op in ("+", "-", "*", "/", "%", "**"):
+            if isinstance(side, ex.Binary) and side.op in _ARITHMETIC:
                 operand = self.name(side.left) or self.name(side.right)
                 if operand is not None and operand.type is not None:
-                    raise NotImplementedError(
-                        "arithmetic on a typed Milvus field (e.g. n + 1 == 3) is not supported"
-                    )
+                    return self.arithmetic(side, op if side is left else _REVERSED[op], node)
         field, other = self.name(left), right
         if field is None:
             field, other = self.name(right), left
@@ -441,6 +464,47 @@ class _Planner:
             return _Test(field.getter, lambda v: not json_equal(v, value))
         test = _TESTS[op]
         return _Test(field.getter, lambda v: (c := json_order(v, value)) is not None and test(c))
+
+    def arithmetic(self, side: ex.Binary, op: str, node: ex.Binary) -> Predicate:
+        """``field <arith> literal == literal`` on a typed numeric field (measured:
+        ``docs/integrations/new_integrations.md#lc-milvus-typed-arithmetic``): only ``==`` and
+        ``!=``; an INT64 field takes int literals only (``/`` truncates, ``%`` keeps the
+        dividend's sign), a DOUBLE field any number (``%`` matches nothing); ``+`` and ``*``
+        take the literal on either side (``-``, ``/``, ``%`` only on the right); a literal on
+        the left of ``==`` swaps it, as in a plain comparison (``op`` arrives swapped)."""
+        field = self.name(side.left)
+        operand_node = side.right
+        if field is None:
+            if side.op not in ("+", "*"):
+                raise self.invalid()  # measured: ``10 - n == 5`` is invalid
+            field, operand_node = self.name(side.right), side.left
+        other = node.right if side is node.left else node.left
+        operand, value = self.literal(operand_node), self.literal(other)
+        if (
+            field is None
+            or field.type not in ("int64", "double")
+            or op not in ("==", "!=")
+            or side.op == "**"
+            or not _numeric(operand)
+            or not _numeric(value)
+        ):
+            raise self.invalid()
+        if field.type == "int64" and (not isinstance(operand, int) or not isinstance(value, int)):
+            raise self.invalid()
+        if side.op in ("/", "%") and operand == 0:
+            raise NotImplementedError("division by zero in a Milvus expression is not supported")
+        compute = _INT_ARITHMETIC if field.type == "int64" else _FLOAT_ARITHMETIC
+        step = compute[side.op]
+
+        def equal(v: Any) -> bool:
+            if not _numeric(v):
+                return False
+            result = step(v, operand)
+            return result is not None and result == value
+
+        if op == "==":
+            return _Test(field.getter, equal)
+        return _Test(field.getter, lambda v: _numeric(v) and not equal(v))
 
     def range(self, node: ex.RangeNode) -> Predicate:
         field = self.name(node.field)

@@ -160,6 +160,28 @@ def schema(store: Any) -> None:
     facts.check("lc-milvus-extra-key-dropped", "extra" not in meta, meta)
     got = error(lambda: vs.similarity_search("q", k=5, expr="n == 1.0"))
     facts.check("lc-milvus-typed-filter", "Invalid expr: n == 1.0: invalid parameter" in got, got)
+    arithmetic = {}
+    for expr in (
+        "n + 1 == 2",
+        "3 == n + 2",
+        "n % 2 == 1",
+        "price * 2 == 3.0",
+        "n + 1 > 2",
+        "10 - n == 9",
+    ):
+        arithmetic[expr] = error(
+            lambda e=expr: sorted(d.metadata["pk"] for d in vs.similarity_search("q", k=50, expr=e))
+        )
+    facts.check(
+        "lc-milvus-typed-arithmetic",
+        arithmetic["n + 1 == 2"].startswith("None: ['a', ")
+        and "'ok1'" in arithmetic["n + 1 == 2"]
+        and arithmetic["3 == n + 2"] == "None: []"
+        and arithmetic["n % 2 == 1"] == arithmetic["n + 1 == 2"]
+        and arithmetic["price * 2 == 3.0"].startswith("None: ['a'")
+        and all("invalid parameter" in arithmetic[e] for e in ("n + 1 > 2", "10 - n == 9")),
+        arithmetic,
+    )
     got = error(lambda: vs.similarity_search("q", k=5, filter={"color": "red"}))
     facts.check(
         "lc-milvus-filter-dict-kwarg-typeerror",
