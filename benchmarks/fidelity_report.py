@@ -32,6 +32,7 @@ import os
 import sys
 import textwrap
 from collections import Counter, defaultdict
+from typing import Any
 
 os.environ["ANONYMIZED_TELEMETRY"] = "False"
 
@@ -75,6 +76,16 @@ def collect_integrations(cases: int, seed: int) -> list[Outcome]:
         from tests.fidelity.test_langchain_integrations import LANGCHAIN_METRICS, langchain_case
 
         suites.append(("langchain", LANGCHAIN_METRICS, langchain_case))
+    if importlib.util.find_spec("placeborag_langchain") and importlib.util.find_spec(
+        "langchain_milvus"
+    ):
+        from tests.fidelity.test_langchain_milvus import METRICS as LC_MILVUS_METRICS
+        from tests.fidelity.test_langchain_milvus import milvus_case
+
+        def lc_milvus_case(draw: Any, backend: str, metric: str) -> Any:
+            return milvus_case(draw, metric)
+
+        suites.append(("langchain", {"milvus": LC_MILVUS_METRICS}, lc_milvus_case))
     else:
         print("skipped langchain integrations: not installed")
     if importlib.util.find_spec("placeborag_llamaindex") and importlib.util.find_spec(
@@ -134,6 +145,10 @@ DISTRIBUTIONS_SHOWN = (
     "llama-index-core",
     "llama-index-vector-stores-chroma",
     "llama-index-vector-stores-qdrant",
+    "pymilvus",
+    "milvus-lite",
+    "langchain-milvus",
+    "llama-index-vector-stores-milvus",
 )
 
 

@@ -299,7 +299,7 @@ type) serves every drawn dimension. Vectors of any other width go unpadded, and 
 rejects them as it would."""
 
 _milvus: dict[str, Any] = {}
-_milvus_free: dict[tuple[str, str], list[str]] = {}
+_milvus_free: dict[tuple[str, str, int], list[str]] = {}
 
 
 def milvus_client() -> Any:
@@ -476,17 +476,20 @@ class MilvusSide:
         self.client = milvus_client()
         self.dim = dim
         self.int_ids = id_type == "int"
-        free = _milvus_free.setdefault((metric, id_type), [])
+        # Narrower vectors are zero-padded to the pool's width; wider ones (the score agreement's
+        # 384-d records) get a pool of their own width.
+        self.width = max(dim, MILVUS_POOL_DIM)
+        free = _milvus_free.setdefault((metric, id_type, self.width), [])
         if free:
             self.name = free.pop()
         else:
             self.name = f"pool_{metric}_{id_type}_{next(_names)}"
             extra = {} if self.int_ids else {"max_length": 65535}
             self.client.create_collection(
-                self.name, dimension=MILVUS_POOL_DIM, metric_type=MILVUS_METRICS[metric],
+                self.name, dimension=self.width, metric_type=MILVUS_METRICS[metric],
                 id_type=id_type, **extra,
             )  # fmt: skip
-        self.pool = (metric, id_type)
+        self.pool = (metric, id_type, self.width)
 
     def key(self, record_id: str) -> Any:
         return int(record_id) if self.int_ids else record_id
@@ -494,7 +497,7 @@ class MilvusSide:
     def vector(self, vector: Any) -> list[float]:
         values = [float(x) for x in np.asarray(vector, dtype=np.float64).ravel()]
         if len(values) == self.dim:
-            values += [0.0] * (MILVUS_POOL_DIM - self.dim)
+            values += [0.0] * (self.width - self.dim)
         return values
 
     def upsert(self, ids: Sequence[str], vectors: Any, metas: Sequence[Meta]) -> None:

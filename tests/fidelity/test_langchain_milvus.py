@@ -271,7 +271,7 @@ def _writes(d: Draw, variant: str, fake: Any, real: Any) -> tuple[list[tuple[str
             def add(store: Any, t: list[str] = texts, m: Any = metas, i: Any = ids) -> Any:
                 return store.add_texts(t, metadatas=[dict(x) for x in m], ids=list(i))
 
-            verdicts.append((f"add_texts({texts}, {metas}, {ids})", _both(fake, real, add)))
+            verdicts.append((f"add_texts: {texts}, {metas}, {ids}", _both(fake, real, add)))
             added += n
         elif roll < 9:
             chosen = [d.choice(live) for _ in range(d.integer(1, 3))] + (
@@ -281,14 +281,14 @@ def _writes(d: Draw, variant: str, fake: Any, real: Any) -> tuple[list[tuple[str
             def delete(store: Any, ids: list[str] = chosen) -> Any:
                 return store.delete(ids)
 
-            verdicts.append((f"delete({chosen})", _both(fake, real, delete)))
+            verdicts.append((f"delete by ids: {chosen}", _both(fake, real, delete)))
         else:
             expr = draw_expression(d, depth=1)
 
             def delete_expr(store: Any, e: str = expr) -> Any:
                 return store.delete(expr=e)
 
-            verdicts.append((f"delete(expr={expr!r})", _both(fake, real, delete_expr)))
+            verdicts.append((f"delete by expr: {expr!r}", _both(fake, real, delete_expr)))
         live = [i for i in fake.core_store.ids() if i != "seed"]
     return verdicts, added
 
@@ -330,7 +330,7 @@ def _queries(
         ("delete()", lambda s: s.delete()),
         ("delete([])", lambda s: s.delete([])),
     ))  # fmt: skip
-    verdicts.append((f"refused {refused[0]}", _both(fake, real, refused[1], _doc_ids)))
+    verdicts.append((f"refused calls: {refused[0]}", _both(fake, real, refused[1], _doc_ids)))
     return verdicts
 
 
