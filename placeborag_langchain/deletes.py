@@ -98,14 +98,15 @@ class Deletes:
         invalid expression, an id that is not a str (`pk in [1]` on the VARCHAR key)
         (`docs/integrations/new_integrations.md#lc-milvus-delete-expr`)."""
         facts = self._facts
+        missing = self._collections is not None and not self._collections.exists(ns)
         if isinstance(ids, list) and ids:
-            if not all(isinstance(i, str) for i in ids):
+            if missing or not all(isinstance(i, str) for i in ids):
                 return False
             self._core.delete(list(ids), namespace=ns)
             return True
         if not isinstance(expr, str):
             raise facts.delete_error_type(facts.delete_none_error)
-        if self._collections is not None and not self._collections.exists(ns):
+        if missing:
             return False
         try:
             translated = self._filters.translate(expr, namespace=ns)

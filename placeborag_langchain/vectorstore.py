@@ -149,12 +149,13 @@ def _merged(
 
 
 class PlaceboVectorStore(IntegrationMethods):
-    """A deterministic stand-in for `Chroma`, `QdrantVectorStore` or LangChain's `FAISS`.
+    """A deterministic stand-in for `Chroma`, `QdrantVectorStore`, LangChain's `FAISS` or
+    `langchain_milvus.Milvus`.
 
     Args:
         embedding: any LangChain `Embeddings`; default `PlaceboEmbeddings()`.
         profile: core profile (name or `Profile`): "default" (clean conventions), "chroma",
-            "qdrant" or "faiss".
+            "qdrant", "faiss" or "milvus".
             Scores, relevance scores, filter format, Document shape, id rules and the
             delete/get_by_ids/MMR conventions follow that profile's real integration.
         metric, recall, visibility, orphaned_ids: passed to the core store.
@@ -176,6 +177,7 @@ class PlaceboVectorStore(IntegrationMethods):
         integration_options: the real class's own keyword options (`options.py`): Chroma's
             `embedding_function`, `collection_metadata`, `collection_configuration`; Qdrant's
             `distance`, `content_payload_key`, `metadata_payload_key`, `vector_name`, ...;
+            Milvus's `index_params`, `primary_field`, `text_field`, `enable_dynamic_field`, ...;
             those that need a real client or server (`client`, hosts, URLs, on-disk paths,
             sparse retrieval) raise NotImplementedError naming them.
 
