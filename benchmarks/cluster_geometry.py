@@ -113,7 +113,7 @@ def offsets_only(embedder: FakeEmbedder) -> Member:
     space = space_of(embedder)
 
     def member(text: str, cluster: str) -> FloatArray:
-        u = space.offset_direction(text, embedder._hashed_rows([text])[0])
+        u = space.offset_direction(text, embedder._sums.hashed_rows([text])[0])
         return _unit(space.anchors[cluster] + jitter(text, space.spread) * u)
 
     return member

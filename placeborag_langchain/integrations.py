@@ -155,6 +155,11 @@ class IntegrationFacts:
         embedding_probes: when the integration calls `embed_documents(["dummy_text"])` to learn
             the dimension (langchain-qdrant: in the constructor and before a text MMR search),
             which a counting embedder can see.
+        named_collections: whether a store's collection can be found again by its name:
+            langchain-qdrant's `from_existing_collection(name)` opens a collection created
+            earlier (here: by a store built earlier in the process, still alive) as another
+            client of the same records. Other integrations' stores are not registered, so
+            `from_existing_collection` does not find them.
     """
 
     profile: str
@@ -212,6 +217,7 @@ class IntegrationFacts:
     delete_error_type: type[Exception] = ValueError
     get_by_ids_error: str | None = None
     typed_fields: FieldRules | None = None
+    named_collections: bool = False
     collection_deleted_error: str = (
         "the collection was deleted (delete_collection()); call reset_collection() to create "
         "an empty one"
@@ -278,7 +284,7 @@ _CHROMA = IntegrationFacts(
 # lc-qdrant-filter-prefix, lc-qdrant-filter-dict, lc-qdrant-ids-generated, lc-qdrant-ids-returned,
 # lc-qdrant-ids-invalid, lc-qdrant-ids-duplicate, lc-qdrant-get-by-ids, lc-qdrant-delete,
 # lc-qdrant-mmr, lc-qdrant-threshold-strict, lc-qdrant-embedding-probe,
-# lc-qdrant-embedding-probe-mmr.
+# lc-qdrant-embedding-probe-mmr, lc-qdrant-existing-collection.
 _QDRANT = IntegrationFacts(
     profile="qdrant",
     integration="langchain_qdrant.QdrantVectorStore",
@@ -308,6 +314,7 @@ _QDRANT = IntegrationFacts(
     embedding_probes=frozenset({"init", "mmr"}),
     search_offset=True,
     ignored_search_kwargs=("search_params", "consistency", "hybrid_fusion"),
+    named_collections=True,
 )
 
 # docs/integrations/langchain.md: lc-faiss-score-l2, lc-faiss-relevance-l2, lc-faiss-mip,

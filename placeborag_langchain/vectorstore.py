@@ -6,7 +6,8 @@ the chosen profile would hand back. What differs between integrations is data
 (`integrations.IntegrationFacts`, one row per profile), applied by collaborators the store owns:
 `searches.Search` (LangChain's search methods are in its base, `search_methods.SearchMethods`),
 `writes.Writes`, `deletes.Deletes`, `reads.Reads`, and FAISS's options in
-`distance.DistanceOptions`.
+`distance.DistanceOptions`. The constructor's checks are in `constructor`, and the methods each
+real class has beyond LangChain's in the bases gathered by `integration_methods`.
 """
 
 from __future__ import annotations
@@ -19,17 +20,24 @@ from langchain_core.documents import Document
 from langchain_core.embeddings import Embeddings
 
 from placeborag_core import FakeVectorStore, Profile
-from placeborag_core.unicode_text import require_unicode
 from placeborag_langchain.collection import CollectionGuard, ordinals_of
+from placeborag_langchain.constructor import (
+    WRAP_OPTIONS,
+    checked_embedding,
+    merged_options,
+    payload_format,
+    profile_name,
+    strategy_for,
+)
 from placeborag_langchain.deletes import Deletes
 from placeborag_langchain.distance import DistanceOptions, requested_distance, shown_setting
 from placeborag_langchain.documents import to_document
-from placeborag_langchain.embeddings import PlaceboEmbeddings, core_embedder_of
-from placeborag_langchain.filters import EngineFilter, StoreFilters
+from placeborag_langchain.embeddings import core_embedder_of
+from placeborag_langchain.filters import StoreFilters
 from placeborag_langchain.ids import DocumentIds
 from placeborag_langchain.integration_methods import IntegrationMethods
 from placeborag_langchain.integrations import IntegrationFacts, integration_for
-from placeborag_langchain.options import IntegrationOptions, read_options
+from placeborag_langchain.options import read_options
 from placeborag_langchain.reads import Reads
 from placeborag_langchain.searches import Search
 from placeborag_langchain.store_retriever import PlaceboStoreRetriever
@@ -37,43 +45,6 @@ from placeborag_langchain.typed_fields import Collections
 from placeborag_langchain.writes import Writes, texts_to_documents
 
 __all__ = ["PlaceboVectorStore"]
-
-_WRAP_OPTIONS = (
-    "embedding",
-    "collection_name",
-    "relevance_score_fn",
-    "distance_strategy",
-    "normalize_L2",
-    "content_payload_key",
-    "metadata_payload_key",
-)
-"""The constructor options `from_core_store` takes: the LangChain side of the store."""
-
-
-def _checked(
-    embedding: Embeddings | None,
-    namespace: str,
-    collection_name: str,
-    relevance_score_fn: Callable[[float], float] | None,
-) -> Embeddings:
-    """`embedding` (default `PlaceboEmbeddings()`), once every LangChain-side option is valid."""
-    if embedding is None:
-        embedding = PlaceboEmbeddings()
-    if not isinstance(embedding, Embeddings):
-        raise TypeError(
-            f"embedding must be a langchain_core Embeddings, got {type(embedding).__name__}"
-        )
-    if not isinstance(namespace, str):
-        raise TypeError(f"namespace must be a str, got {type(namespace).__name__}")
-    require_unicode(namespace, "namespace")
-    if not isinstance(collection_name, str):
-        raise TypeError(f"collection_name must be a str, got {type(collection_name).__name__}")
-    if not collection_name:
-        raise ValueError("collection_name must be a non-empty str")
-    require_unicode(collection_name, "collection_name")
-    if relevance_score_fn is not None and not callable(relevance_score_fn):
-        raise TypeError("relevance_score_fn must be a callable taking the score")
-    return embedding
 
 
 def _collections(
@@ -94,58 +65,6 @@ def _collections(
         return None if record is None else record.metadata
 
     return Collections(rules, first_record)
-
-
-def _profile_name(profile: Any) -> str:
-    if isinstance(profile, str):
-        return profile
-    if isinstance(profile, Profile):
-        return profile.name
-    raise TypeError(f"profile must be a profile name or a Profile, got {type(profile).__name__}")
-
-
-def _payload_format(facts: IntegrationFacts, content_key: Any, metadata_key: Any) -> Any:
-    """The integration's filter format, with Qdrant's payload keys where the user set them."""
-    for name, value in (
-        ("content_payload_key", content_key),
-        ("metadata_payload_key", metadata_key),
-    ):
-        if not isinstance(value, str):
-            raise TypeError(f"{name} must be a str, got {type(value).__name__}")
-        require_unicode(value, name)
-    fmt = facts.filter_format
-    if (content_key, metadata_key) == ("page_content", "metadata"):
-        return fmt
-    if not isinstance(fmt, EngineFilter):
-        raise TypeError(
-            "content_payload_key and metadata_payload_key are QdrantVectorStore's options; "
-            f"profile {facts.profile!r} has no payload"
-        )
-    layout = dataclasses.replace(
-        fmt.layout, metadata_prefix=f"{metadata_key}.", text_key=content_key
-    )
-    return dataclasses.replace(fmt, layout=layout)
-
-
-def _merged(
-    facts: IntegrationFacts, embedding: Any, metric: str | None, options: IntegrationOptions
-) -> tuple[Any, str | None]:
-    """The embedding and metric once the real class's options are applied."""
-    if options.embedding is not None:
-        if embedding is not None:
-            raise TypeError(
-                "give the embedding once: as embedding= or as embedding_function= "
-                f"({facts.class_name}'s name for it), not both"
-            )
-        embedding = options.embedding
-    if options.metric is not None:
-        if metric is not None and metric != options.metric:
-            raise ValueError(
-                f"metric={metric!r} contradicts {facts.class_name}'s distance option "
-                f"({options.metric!r}); give the distance once"
-            )
-        metric = options.metric
-    return embedding, metric
 
 
 class PlaceboVectorStore(IntegrationMethods):
@@ -203,12 +122,12 @@ class PlaceboVectorStore(IntegrationMethods):
         normalize_L2: bool = False,  # noqa: N803 - FAISS's own spelling
         **integration_options: Any,
     ) -> None:
-        facts = integration_for(_profile_name(profile))
+        facts = integration_for(profile_name(profile))
         options = read_options(facts.profile, integration_options, "PlaceboVectorStore()")
-        embedding, metric = _merged(facts, embedding, metric, options)
+        embedding, metric = merged_options(facts, embedding, metric, options)
         if metric is None and distance_strategy is None:
             metric = facts.default_metric
-        embedding = _checked(embedding, namespace, collection_name, relevance_score_fn)
+        embedding = checked_embedding(embedding, namespace, collection_name, relevance_score_fn)
         metric, _ = requested_distance(facts, metric, distance_strategy)
         core = FakeVectorStore(
             embedder=core_embedder_of(embedding),
@@ -246,12 +165,12 @@ class PlaceboVectorStore(IntegrationMethods):
         """
         if not isinstance(store, FakeVectorStore):
             raise TypeError(f"store must be a FakeVectorStore, got {type(store).__name__}")
-        unknown = sorted(set(options) - set(_WRAP_OPTIONS))
+        unknown = sorted(set(options) - set(WRAP_OPTIONS))
         if unknown:
             raise TypeError(
                 f"from_core_store() got unexpected option(s) {', '.join(unknown)}; the core "
                 "store keeps its own profile, metric, filter_mode, recall, visibility and "
-                f"orphaned_ids; accepted: {', '.join(_WRAP_OPTIONS)}"
+                f"orphaned_ids; accepted: {', '.join(WRAP_OPTIONS)}"
             )
         wrapper = cls.__new__(cls)
         wrapper._wrap(store, namespace=namespace, **options)
@@ -274,15 +193,10 @@ class PlaceboVectorStore(IntegrationMethods):
     ) -> None:
         """Set the store up over `core` (`probe`: make the integration's construction-time
         embedding call, where it has one)."""
-        embedding = _checked(embedding, namespace, collection_name, relevance_score_fn)
+        embedding = checked_embedding(embedding, namespace, collection_name, relevance_score_fn)
         facts = integration_for(core.profile.name)
-        filter_format = _payload_format(facts, content_payload_key, metadata_payload_key)
-        metric, setting = requested_distance(facts, None, distance_strategy)
-        if setting is not None and metric != core.profile.metric:
-            raise ValueError(
-                f"distance_strategy={setting} needs metric {metric!r}; the given store has "
-                f"{core.profile.metric!r}"
-            )
+        filter_format = payload_format(facts, content_payload_key, metadata_payload_key)
+        setting = strategy_for(facts, distance_strategy, core.profile.metric)
         # Texts go to the core as text only when the core embeds with this very embedder (a
         # wrapped store may hold another one: then its vectors come from `embedding`).
         own = core_embedder_of(embedding)
@@ -436,27 +350,6 @@ class PlaceboVectorStore(IntegrationMethods):
     async def adelete(self, ids: list[Any] | None = None, **kwargs: Any) -> bool | None:
         """Async twin of `delete`."""
         return self.delete(ids, **kwargs)
-
-    def get(  # noqa: PLR0917 - langchain_chroma.Chroma.get's signature
-        self,
-        ids: str | list[str] | None = None,
-        where: Any = None,
-        limit: int | None = None,
-        offset: int | None = None,
-        where_document: Any = None,
-        include: list[str] | None = None,
-        *,
-        namespace: str | None = None,
-    ) -> dict[str, Any]:
-        """Chroma's raw read (`langchain_chroma.Chroma.get`): a dict of parallel lists.
-
-        Storage order, filtered by `ids`, `where` and `where_document`, then `offset` and
-        `limit`; `include` picks among "documents", "metadatas" (the default pair) and
-        "embeddings" (a float64 numpy array). Offered under every profile, with Chroma's
-        conventions and messages (see `chroma_get.py`).
-        """
-        ns = self._namespace if namespace is None else namespace
-        return self._reads.get(ids, where, limit, offset, where_document, include, ns)
 
     def get_by_ids(self, ids: Sequence[Any], /, *, namespace: str | None = None) -> list[Document]:
         """Documents for the ids that exist; missing ids are skipped.

@@ -11,17 +11,17 @@ records and back), :class:`~placeborag_llamaindex.query_options.QueryOptions` (a
 arguments and mode), :class:`~placeborag_llamaindex.restrictions.Restrictions` (which records a
 call concerns), :class:`~placeborag_llamaindex.search.Search` and
 :class:`~placeborag_llamaindex.writes.Writes` (the reads and writes of the core namespace). It
-ranks nothing and evaluates no filter itself.
+ranks nothing and evaluates no filter itself. Saving and loading are its base
+:class:`~placeborag_llamaindex.persistence_methods.PersistenceMethods`; what only a real engine
+has is refused by its base :class:`~placeborag_llamaindex.engine_only_methods.EngineOnlyMethods`.
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 from llama_index.core.schema import BaseNode
-from llama_index.core.utils import concat_dirs
 from llama_index.core.vector_stores.types import (
     BasePydanticVectorStore,
     MetadataFilters,
@@ -33,14 +33,13 @@ from pydantic import ConfigDict, PrivateAttr, StrictBool, StrictFloat, StrictStr
 from placeborag_core import FakeEmbedder, FakeVectorStore
 from placeborag_core.messages import shown
 from placeborag_core.unicode_text import require_unicode
-from placeborag_llamaindex import inputs, persist
+from placeborag_llamaindex import inputs
 from placeborag_llamaindex.embedding import PlaceboEmbedding
-from placeborag_llamaindex.engine_only import (
-    refuse_engine_arguments,
-    refuse_engine_only,
-)
+from placeborag_llamaindex.engine_only import refuse_engine_arguments
+from placeborag_llamaindex.engine_only_methods import EngineOnlyMethods
 from placeborag_llamaindex.integrations import IntegrationFacts, integration_for
 from placeborag_llamaindex.nodes import NodeCodec
+from placeborag_llamaindex.persistence_methods import PersistenceMethods
 from placeborag_llamaindex.query_options import QueryOptions
 from placeborag_llamaindex.restrictions import Restrictions
 from placeborag_llamaindex.search import Search
@@ -60,13 +59,7 @@ def _reject_kwargs(method: str, kwargs: dict[str, Any]) -> None:
         )
 
 
-_PERSIST_NAMESPACE_SEP = "__"  # llama_index.core.vector_stores.simple.NAMESPACE_SEP
-_PERSIST_FNAME = "vector_store.json"  # llama_index.core.vector_stores.types.DEFAULT_PERSIST_FNAME
-_DEFAULT_PERSIST_DIR = "./storage"  # llama_index.core.vector_stores.types.DEFAULT_PERSIST_DIR
-_SPARSE = "QdrantVectorStore's sparse vectors and hybrid search (a Qdrant server feature)"
-
-
-class PlaceboVectorStore(BasePydanticVectorStore):
+class PlaceboVectorStore(PersistenceMethods, EngineOnlyMethods, BasePydanticVectorStore):
     """A deterministic, in-memory, text-storing LlamaIndex vector store.
 
     Args (pydantic fields):
@@ -170,16 +163,6 @@ class PlaceboVectorStore(BasePydanticVectorStore):
         return "PlaceboVectorStore"
 
     # -- the core underneath ---------------------------------------------------------------
-
-    @property
-    def client(self) -> Any:
-        """Refused: the real stores return their engine client here (a chromadb ``Collection``,
-        a ``QdrantClient``); a test double has none. ``core_store`` is the ``FakeVectorStore``
-        holding the records."""
-        raise refuse_engine_only(
-            "client (use core_store for the FakeVectorStore that holds the records)",
-            "the real store's engine client (a chromadb Collection, a QdrantClient)",
-        )
 
     @property
     def core_store(self) -> FakeVectorStore:
@@ -333,208 +316,6 @@ class PlaceboVectorStore(BasePydanticVectorStore):
 
     async def aquery(self, query: VectorStoreQuery, **kwargs: Any) -> VectorStoreQueryResult:
         return self.query(query, **kwargs)
-
-    # -- persistence -----------------------------------------------------------------------
-
-    def _fields(self) -> dict[str, Any]:
-        """The constructor fields that configure the core store (the persisted ``store``)."""
-        return {
-            "profile": self.profile,
-            "metric": self.metric,
-            "filter_mode": self.filter_mode,
-            "recall": self.recall,
-            "visibility": self.visibility,
-            "orphaned_ids": self.orphaned_ids,
-            "namespace": self.namespace,
-        }
-
-    def persist(
-        self,
-        persist_path: str = os.path.join(_DEFAULT_PERSIST_DIR, _PERSIST_FNAME),
-        fs: Any | None = None,
-    ) -> None:
-        """Write every namespace of the core store to ``persist_path`` as JSON (format:
-        ``placeborag_llamaindex.persist``). Raises ``ValueError``, writing nothing, if the store
-        holds writes waiting for ``refresh()`` or orphaned ids (neither has a place in the file;
-        pickling keeps both)."""
-        path = inputs.path(persist_path, "persist_path")
-        persist.write_payload(persist.payload_of(self._store, self._fields()), path, fs)
-
-    @classmethod
-    def from_persist_path(
-        cls,
-        persist_path: str,
-        fs: Any | None = None,
-        *,
-        embedder: FakeEmbedder | PlaceboEmbedding | None = None,
-    ) -> PlaceboVectorStore:
-        """Rebuild a store written by ``persist``; a file that is not one raises ``ValueError``
-        naming it."""
-        path = inputs.path(persist_path, "persist_path")
-        return cls._from_payload(persist.read_payload(path, fs), path, embedder)
-
-    @classmethod
-    def from_persist_dir(
-        cls,
-        persist_dir: str = _DEFAULT_PERSIST_DIR,
-        namespace: str = "default",
-        fs: Any | None = None,
-        *,
-        embedder: FakeEmbedder | PlaceboEmbedding | None = None,
-    ) -> PlaceboVectorStore:
-        """Rebuild the store ``StorageContext.persist(persist_dir)`` wrote for the index's
-        vector-store ``namespace`` (``"default"``: the file ``default__vector_store.json``), as
-        ``SimpleVectorStore.from_persist_dir`` does.
-
-        Pass it on to LlamaIndex::
-
-            store = PlaceboVectorStore.from_persist_dir("./storage")
-            context = StorageContext.from_defaults(persist_dir="./storage", vector_store=store)
-        """
-        directory = inputs.path(persist_dir, "persist_dir")
-        name = inputs.text(namespace, "namespace")
-        filename = f"{name}{_PERSIST_NAMESPACE_SEP}{_PERSIST_FNAME}"
-        if fs is not None:
-            path = concat_dirs(directory, filename)
-        else:
-            path = os.path.join(directory, filename)
-        return cls.from_persist_path(path, fs, embedder=embedder)
-
-    @classmethod
-    def _from_payload(
-        cls,
-        payload: Mapping[str, Any],
-        source: str,
-        embedder: FakeEmbedder | PlaceboEmbedding | None,
-    ) -> PlaceboVectorStore:
-        try:
-            store = cls(embedder=embedder, **payload["store"])
-        except (TypeError, ValueError) as error:
-            raise ValueError(
-                f'{source}: "store" holds invalid constructor fields: {error}'
-            ) from None
-        persist.load_records(store._store, payload, source)
-        return store
-
-    def to_dict(self, **kwargs: Any) -> dict[str, Any]:
-        """The store as JSON-ready data: what ``persist`` writes (every record and setting),
-        plus ``class_name``; ``from_dict`` reads it back. (``SimpleVectorStore.to_dict`` also
-        returns its data, not only its fields.)"""
-        if kwargs:
-            raise TypeError(
-                f"PlaceboVectorStore.to_dict() takes no arguments, got {sorted(kwargs)}"
-            )
-        payload = persist.payload_of(self._store, self._fields())
-        payload["class_name"] = self.class_name()
-        return payload
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any], **kwargs: Any) -> PlaceboVectorStore:
-        """The store ``to_dict`` described, records and all; ``ValueError`` for anything else.
-        Keyword: ``embedder``."""
-        embedder = kwargs.pop("embedder", None)
-        if kwargs:
-            raise TypeError(
-                "PlaceboVectorStore.from_dict() got unexpected keyword arguments "
-                f"{sorted(kwargs)}; it accepts embedder="
-            )
-        if not isinstance(data, Mapping):
-            raise TypeError(
-                f"from_dict() needs the mapping to_dict() returned, got {type(data).__name__}"
-            )
-        payload = {k: v for k, v in data.items() if k != "class_name"}
-        checked = persist.check_payload(payload, "from_dict() data")
-        return cls._from_payload(checked, "from_dict() data", embedder)
-
-    @classmethod
-    def from_namespaced_persist_dir(
-        cls,
-        persist_dir: str = _DEFAULT_PERSIST_DIR,
-        fs: Any | None = None,
-        *,
-        embedder: FakeEmbedder | PlaceboEmbedding | None = None,
-    ) -> dict[str, PlaceboVectorStore]:
-        """Every store ``StorageContext.persist(persist_dir)`` wrote with this class, by the
-        index's vector-store namespace (``SimpleVectorStore.from_namespaced_persist_dir``).
-        Files of other stores (LlamaIndex's ``image__vector_store.json``, a
-        ``SimpleVectorStore``) are not ours and are left out; one of ours that is damaged
-        raises ``ValueError`` naming it."""
-        directory = inputs.path(persist_dir, "persist_dir")
-        names = fs.listdir(directory, detail=False) if fs is not None else os.listdir(directory)
-        stores: dict[str, PlaceboVectorStore] = {}
-        for entry in sorted(os.path.basename(str(n).rstrip("/")) for n in names):
-            suffix = f"{_PERSIST_NAMESPACE_SEP}{_PERSIST_FNAME}"
-            if not entry.endswith(suffix):
-                continue
-            path = (
-                concat_dirs(directory, entry) if fs is not None else os.path.join(directory, entry)
-            )
-            if persist.is_ours(path, fs):
-                stores[entry[: -len(suffix)]] = cls.from_persist_path(path, fs, embedder=embedder)
-        return stores
-
-    # -- what only a real engine has -------------------------------------------------------
-
-    @property
-    def _collection(self) -> Any:
-        """Refused: ``ChromaVectorStore._collection`` is the chromadb collection."""
-        raise refuse_engine_only(
-            "_collection (use core_store)", "ChromaVectorStore's chromadb collection"
-        )
-
-    @classmethod
-    def from_collection(cls, collection: Any) -> PlaceboVectorStore:
-        """Refused: ``ChromaVectorStore.from_collection`` wraps a chromadb collection."""
-        raise refuse_engine_only("from_collection()", "ChromaVectorStore's chromadb collection")
-
-    @classmethod
-    def from_params(cls, *args: Any, **kwargs: Any) -> PlaceboVectorStore:
-        """Refused: ``ChromaVectorStore.from_params`` connects to a Chroma server or directory."""
-        raise refuse_engine_only("from_params()", "ChromaVectorStore's connection to Chroma")
-
-    def set_query_functions(self, *args: Any, **kwargs: Any) -> None:
-        """Refused: ``QdrantVectorStore.set_query_functions`` sets sparse encoders."""
-        raise refuse_engine_only("set_query_functions()", _SPARSE)
-
-    def get_default_sparse_doc_encoder(self, *args: Any, **kwargs: Any) -> Any:
-        """Refused: a ``QdrantVectorStore`` sparse encoder (fastembed)."""
-        raise refuse_engine_only("get_default_sparse_doc_encoder()", _SPARSE)
-
-    def get_default_sparse_query_encoder(self, *args: Any, **kwargs: Any) -> Any:
-        """Refused: a ``QdrantVectorStore`` sparse encoder (fastembed)."""
-        raise refuse_engine_only("get_default_sparse_query_encoder()", _SPARSE)
-
-    def use_old_sparse_encoder(self, *args: Any, **kwargs: Any) -> bool:
-        """Refused: ``QdrantVectorStore`` inspects the server collection's sparse vectors."""
-        raise refuse_engine_only("use_old_sparse_encoder()", _SPARSE)
-
-    async def ause_old_sparse_encoder(self, *args: Any, **kwargs: Any) -> bool:
-        """Refused, as :meth:`use_old_sparse_encoder`."""
-        raise refuse_engine_only("ause_old_sparse_encoder()", _SPARSE)
-
-    def parse_to_query_result(self, response: Any) -> VectorStoreQueryResult:
-        """Refused: ``QdrantVectorStore.parse_to_query_result`` reads qdrant-client points."""
-        raise refuse_engine_only(
-            "parse_to_query_result()", "QdrantVectorStore's reader of qdrant-client points"
-        )
-
-    # -- pickling --------------------------------------------------------------------------
-
-    def __getstate__(self) -> dict[str, Any]:
-        """Pickle the fields and the core store itself (records, held writes, orphans, armed
-        failures, settings); never the collaborators, which are rebuilt. LlamaIndex's own
-        ``BaseComponent`` pickling would drop the store and re-run ``__init__``, losing every
-        record."""
-        return {"fields": self._fields(), "store": self._store}
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        if not isinstance(state, dict) or set(state) != {"fields", "store"}:
-            raise TypeError("not a pickled PlaceboVectorStore state")
-        store = state["store"]
-        if not isinstance(store, FakeVectorStore):
-            raise TypeError("not a pickled PlaceboVectorStore state: no FakeVectorStore")
-        self.__init__(**state["fields"])  # type: ignore[misc]
-        self._bind(store, self._facts)
 
 
 def _check_constructor_arguments(data: Mapping[str, Any]) -> None:

@@ -165,6 +165,7 @@ PROFILE = Profile(
         error_suffix=" in {call}.",
     ),
     upsert_metadata="merge",
+    none_removes_key=True,
     duplicate_ids_in_batch="error",
     duplicate_ids_message="Expected IDs to be unique, found duplicates of: {ids} in upsert.",
     ids=IdRule(evidence=f"{DOC}#chroma-ids-any-str"),
@@ -198,6 +199,7 @@ PROFILE = Profile(
         ("$contains element types", f"{DOC}#chroma-filter-contains-typed"),
         ("filter errors", f"{DOC}#filter-errors"),
         ("writes", f"{DOC}#chroma-write-upsert-merges"),
+        ("writes", f"{DOC}#chroma-write-none-removes-key"),
         ("k", f"{DOC}#chroma-k-above-count, #chroma-k-zero"),
     ),
 )

@@ -176,6 +176,8 @@ class Profile:
 
     ``filters``: the ``where=`` dialect. ``upsert_metadata``: an upsert ``"replace"``s the record
     or ``"merge"``s metadata into it (and keeps the text when none is given).
+    ``none_removes_key``: a ``None`` metadata value in a write removes that key (and is never
+    stored) instead of being stored as ``None``.
     ``duplicate_ids_in_batch``: a repeated id in one write is an ``"error"``
     (``duplicate_ids_message``, ``{ids}``) or the ``"last_wins"``. ``upsert_slot``: an upsert
     of an existing id ``"keep"``s its insertion slot (ties, listings) or moves it to the
@@ -197,6 +199,7 @@ class Profile:
     k: KRule
     dimension_error: type[DimensionError] = DimensionError
     nested_metadata: bool = True
+    none_removes_key: bool = False
     accepts_zero_vectors: bool = False
     native_filter: NativeFilter | None = None
     upsert_slot: Literal["keep", "end"] = "keep"
@@ -241,6 +244,7 @@ class Profile:
                 f"got {shown(self.dimension_error)}"
             )
         _check_type("Profile", "nested_metadata", self.nested_metadata, bool)
+        _check_type("Profile", "none_removes_key", self.none_removes_key, bool)
         _check_type("Profile", "accepts_zero_vectors", self.accepts_zero_vectors, bool)
         object.__setattr__(self, "_variant", chosen[0])
 

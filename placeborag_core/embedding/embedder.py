@@ -17,14 +17,16 @@ path give bit-identical vectors in any order, on any machine.
 Declared clusters place their members near a cluster anchor
 (:mod:`placeborag_core.embedding.clusters`); a member's offset from its anchor is made from its
 hashed vector, so members keep their textual geometry inside the cluster.
+
+This module holds the public class and its single-text route; batches go through
+:mod:`placeborag_core.embedding.batch`.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import math
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, cast
 
 import numpy as np
@@ -33,6 +35,7 @@ import numpy.typing as npt
 from placeborag_core.embedding._speed.half_pools import HalfPools
 from placeborag_core.embedding._speed.token_table import TokenTable
 from placeborag_core.embedding._speed.token_units import TokenUnits
+from placeborag_core.embedding.batch import BatchRows, BucketSums, fallback_vector
 from placeborag_core.embedding.clusters import (
     GEOMETRY,
     ClusterMatch,
@@ -40,8 +43,8 @@ from placeborag_core.embedding.clusters import (
     build_cluster_space,
 )
 from placeborag_core.embedding.features import Feature, FeatureHasher, FeatureKind
-from placeborag_core.embedding.hashing import derive_key, mix64
-from placeborag_core.embedding.text import BOUNDARY, tokenise_flat, tokens
+from placeborag_core.embedding.hashing import derive_key
+from placeborag_core.embedding.text import BOUNDARY, tokens
 from placeborag_core.messages import shown
 from placeborag_core.numbers import is_finite_real
 from placeborag_core.unicode_text import require_unicode
@@ -72,8 +75,6 @@ MAX_DIMENSIONS = 65536
 
 _BLOCK = 1024  # texts per vectorised block in embed_many
 _DEFAULT_SPREAD = 0.2
-
-FloatArray = npt.NDArray[np.float64]
 
 
 def _validated_texts(texts: object) -> list[str]:
@@ -121,13 +122,13 @@ class FakeEmbedder:
         "_clusters",
         "_declaration",
         "_dimensions",
-        "_fallback",
         "_hasher",
         "_identity",
         "_key",
         "_model_name",
         "_pools",
-        "_tokens",
+        "_rows",
+        "_sums",
         "_units",
     )
 
@@ -165,10 +166,11 @@ class FakeEmbedder:
         self._cluster_spread = float(cluster_spread)
         self._key = derive_key("embedder", ALGORITHM, model_name, self._dimensions)
         self._hasher = FeatureHasher(self._key, self._dimensions)
-        self._tokens = TokenTable(self._hasher.hash_new_tokens, reserved=BOUNDARY)
-        self._units = TokenUnits(self._tokens, self._dimensions)
+        table = TokenTable(self._hasher.hash_new_tokens, reserved=BOUNDARY)
+        self._units = TokenUnits(table, self._dimensions)
         self._pools = HalfPools(max_length=self._dimensions)
-        self._fallback: FloatArray = self._fallback_vector()
+        fallback = fallback_vector(self._key, self._dimensions)
+        self._sums = BucketSums(table, self._dimensions, fallback)
         self._clusters: ClusterSpace | None = None
         self._declaration: dict[str, tuple[str, ...]] = {}
         if clusters is not None:
@@ -178,12 +180,13 @@ class FakeEmbedder:
                 spread=self._cluster_spread,
                 key=self._key,
                 dimensions=self._dimensions,
-                hash_rows=self._hashed_rows,
+                hash_rows=self._sums.hashed_rows,
             )
             self._declaration = {
                 name: tuple(sorted(m for m, c in self._clusters.members.items() if c == name))
                 for name in self._clusters.names
             }
+        self._rows = BatchRows(self._sums, self._pools, self._clusters)
         self._identity = self._compute_identity()
 
     # -- read-only configuration -----------------------------------------------------------
@@ -278,7 +281,7 @@ class FakeEmbedder:
         if self._clusters is not None:
             cluster = self._clusters.cluster_of(text)
             if cluster is not None:
-                hashed = self._hashed_rows([text])[0]
+                hashed = self._sums.hashed_rows([text])[0]
                 member: list[float] = self._clusters.member_vector(text, cluster, hashed).tolist()
                 return member
         token_list = tokens(text)
@@ -286,7 +289,7 @@ class FakeEmbedder:
             unit = self._pools.unit_list(self._units.doubled_sums(token_list))
             if unit is not None:
                 return unit
-        return self._fallback_list()
+        return self._rows.fallback_list()
 
     def embed_many(
         self, texts: Iterable[str], *, dtype: type[np.floating[Any]] = np.float64
@@ -299,11 +302,12 @@ class FakeEmbedder:
         """
         batch = _validated_texts(texts)
         if len(batch) <= _BLOCK and dtype is np.float64:
-            return self._embed_batch(batch)
+            return self._rows.matrix(batch)
         matrix = np.empty((len(batch), self._dimensions), dtype=dtype)
         for start in range(0, len(batch), _BLOCK):
             block = batch[start : start + _BLOCK]
-            self._unit_rows(block, self._bucket_sums(block), out=matrix[start : start + len(block)])
+            out = matrix[start : start + len(block)]
+            self._rows.unit_rows(block, self._sums.of(block), out=out)
         return matrix
 
     def embed_lists(self, texts: Iterable[str]) -> list[list[float]]:
@@ -317,7 +321,7 @@ class FakeEmbedder:
         batch = _validated_texts(texts)
         rows: list[list[float]] = []
         for start in range(0, len(batch), _BLOCK):
-            rows.extend(self._lists_block(batch[start : start + _BLOCK]))
+            rows.extend(self._rows.lists(batch[start : start + _BLOCK]))
         return rows
 
     def cluster_of(self, text: str) -> str | None:
@@ -358,123 +362,6 @@ class FakeEmbedder:
         return found or [Feature("", "fallback", -1, 1.0, 1.0)]
 
     # -- internals ---------------------------------------------------------------------------
-
-    def _embed_batch(self, texts: list[str]) -> FloatArray:
-        """Embed a batch: the bucket sums of every text, as unit rows."""
-        return self._unit_rows(texts, self._bucket_sums(texts))
-
-    def _unit_rows(
-        self, texts: list[str], sums: FloatArray, out: npt.NDArray[Any] | None = None
-    ) -> npt.NDArray[Any]:
-        """The bucket sums of ``texts`` normalised (in place, or written into ``out``, rounded
-        to its dtype), then cluster members and texts without a token overridden."""
-        members = list(self._cluster_rows(texts, sums))  # from float64 sums, before they change
-        norms = np.sqrt(np.einsum("ij,ij->i", sums, sums))
-        empty = norms == 0.0
-        norms[empty] = 1.0
-        rows: npt.NDArray[Any] = np.divide(sums, norms[:, None], out=sums if out is None else out)
-        if empty.any():
-            rows[empty] = self._fallback
-        for row, vector in members:
-            rows[row] = vector
-        return rows
-
-    def _bucket_sums(self, texts: list[str]) -> FloatArray:
-        """The unnormalised vectors of a batch: per text and bucket, the sum of the signed
-        feature weights (exact multiples of 1/2).
-
-        Each distinct token is hashed once (and interned, see
-        :mod:`placeborag_core.embedding._speed.token_table`);
-        the features of every token occurrence are then gathered with numpy and summed per text
-        and bucket by one ``bincount``.
-        """
-        count, width = len(texts), self._dimensions
-        flat = tokenise_flat(texts)
-        table = self._tokens.current
-        try:
-            ids = np.fromiter(map(table.ids.__getitem__, flat), dtype=np.int64, count=len(flat))
-        except KeyError:
-            table = self._tokens.intern(flat)
-            ids = np.fromiter(map(table.ids.__getitem__, flat), dtype=np.int64, count=len(flat))
-        boundary = ids == 0
-        rows = np.cumsum(boundary) - boundary
-        sizes = table.sizes[ids]
-        ends = np.cumsum(sizes)
-        features = np.arange(int(ends[-1]) if len(ends) else 0, dtype=np.int64)
-        features -= np.repeat(ends - sizes - table.starts[ids], sizes)
-        cells = np.repeat(rows * width, sizes)
-        cells += table.buckets[features]
-        sums = np.bincount(cells, weights=table.weights[features], minlength=count * width).astype(
-            np.float64, copy=False
-        )
-        return sums.reshape(count, width)
-
-    def _hashed_rows(self, texts: list[str]) -> FloatArray:
-        """The hashed unit vectors of ``texts`` (float64, one row each), cluster members included:
-        what the texts would be without clusters. Member offsets are made from these."""
-        return self._normalised(self._bucket_sums(texts), np.arange(len(texts)))
-
-    def _normalised(self, sums: FloatArray, rows: npt.NDArray[np.intp]) -> FloatArray:
-        """Rows ``rows`` of the bucket sums ``sums`` as unit vectors (a new float64 array): the
-        same quotients :meth:`_unit_rows` computes, and the fallback vector for empty rows."""
-        picked = sums[rows]
-        norms = np.sqrt(np.einsum("ij,ij->i", picked, picked))
-        empty = norms == 0.0
-        norms[empty] = 1.0
-        unit: FloatArray = picked / norms[:, None]
-        unit[empty] = self._fallback
-        return unit
-
-    def _cluster_rows(self, texts: list[str], sums: FloatArray) -> Iterator[tuple[int, FloatArray]]:
-        """(row, member vector) for every text of a batch that belongs to a declared cluster,
-        given the batch's bucket sums (float64, not yet normalised)."""
-        if self._clusters is None:
-            return
-        found = [
-            (row, cluster)
-            for row, text in enumerate(texts)
-            if (cluster := self._clusters.cluster_of(text)) is not None
-        ]
-        if not found:
-            return
-        hashed = self._normalised(sums, np.array([row for row, _ in found], dtype=np.intp))
-        for (row, cluster), vector in zip(found, hashed, strict=True):
-            yield row, self._clusters.member_vector(texts[row], cluster, vector)
-
-    def _lists_block(self, texts: list[str]) -> list[list[float]]:
-        """:meth:`embed_lists` for one block of texts.
-
-        Entry ``j`` of a row is ``sum_j / norm`` with ``sum_j`` a multiple of 1/2, the division
-        :meth:`_embed_batch` performs;
-        :meth:`~placeborag_core.embedding._speed.half_pools.HalfPools.unit_lists`
-        gathers these quotients from floats made once per squared norm in the block, so no
-        float is created per entry and equal entries share one object, which also keeps the
-        rows compact in memory.
-        """
-        sums = self._bucket_sums(texts)
-        # int32: numpy converts float64 to int32 with SIMD, to int64 element by element (~10x)
-        doubled = (sums * 2.0).astype(np.int32)
-        rows = [
-            self._fallback_list() if row is None else row for row in self._pools.unit_lists(doubled)
-        ]
-        for row, vector in self._cluster_rows(texts, sums):
-            rows[row] = vector.tolist()
-        return rows
-
-    def _fallback_list(self) -> list[float]:
-        """The fixed vector of texts without a (nonzero) token, as a new list."""
-        fallback: list[float] = self._fallback.tolist()
-        return fallback
-
-    def _fallback_vector(self) -> FloatArray:
-        """The vector of a text with no token at all (the empty string, pure punctuation).
-
-        A fixed ±1/sqrt(d) pattern derived from the key: deterministic, unit length, never zero,
-        and unrelated to any hashed text.
-        """
-        bits = mix64(np.arange(self._dimensions, dtype=np.uint64), derive_key(self._key, "empty"))
-        signs = np.where((bits & np.uint64(1)) == 1, 1.0, -1.0)
-        return signs / math.sqrt(self._dimensions)
 
     def _compute_identity(self) -> str:
         """The digest of everything a vector depends on (see :attr:`identity`).

@@ -35,7 +35,8 @@ class Namespaces:
         return part is not None and record_id in part.rows
 
     def upsert(self, namespace: str, batch: Batch, dimension: int) -> None:
-        """Write a validated batch (the profile decides whether an upsert merges metadata)."""
+        """Write a validated batch (the profile decides whether an upsert merges metadata and
+        whether a ``None`` value removes its key)."""
         part = self._parts.get(namespace)
         if part is None:
             part = self._parts[namespace] = Partition(dimension)
@@ -43,6 +44,7 @@ class Namespaces:
             batch,
             merge=self._profile.upsert_metadata == "merge",
             move=self._profile.upsert_slot == "end",
+            none_removes_key=self._profile.none_removes_key,
         )
 
     def delete(self, namespace: str, ids: list[str]) -> int:

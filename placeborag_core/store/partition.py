@@ -156,11 +156,15 @@ class Partition:
 
     # ------------------------------------------------------------------ writes
 
-    def put(self, batch: Batch, merge: bool, move: bool = False) -> None:
+    def put(
+        self, batch: Batch, merge: bool, none_removes_key: bool = False, move: bool = False
+    ) -> None:
         """Write a batch: existing ids in place, new ids appended in one block, in batch order.
 
-        ``move``: an existing id is deleted and appended with the new ones instead (Milvus's
-        upsert; ``merge`` does not combine with it)."""
+        ``merge``: metadata is merged into the record's (else replaces it); ``none_removes_key``:
+        a ``None`` value removes its key (merged or not) instead of being stored; ``move``: an
+        existing id is deleted and appended with the new ones instead (Milvus's upsert;
+        ``merge`` does not combine with it)."""
         rows = self.rows
         if move:
             for record_id in batch.ids:
@@ -187,6 +191,8 @@ class Partition:
                 text = self.texts[row] if given_text is None else given_text
             else:
                 meta, text = given_meta or {}, given_text
+            if none_removes_key:
+                meta = _without_none(meta)
             self.matrix[row] = batch.vectors[i]
             self._measure(row, row + 1)
             self.id_hashes[row] = batch.id_hashes[i]
@@ -194,9 +200,9 @@ class Partition:
             self.metas[row] = meta
             self._index(row, meta)
         if new:
-            self._append(batch, new)
+            self._append(batch, new, none_removes_key)
 
-    def _append(self, batch: Batch, picks: list[int]) -> None:
+    def _append(self, batch: Batch, picks: list[int], none_removes_key: bool) -> None:
         start, count = self.n_rows, len(picks)
         everything = count == len(batch)
         block = batch.vectors if everything else batch.vectors[picks]
@@ -211,6 +217,8 @@ class Partition:
         metas = (
             [m or {} for m in batch.metas] if everything else [batch.metas[i] or {} for i in picks]
         )
+        if none_removes_key:
+            metas = [_without_none(m) for m in metas]
         self.row_id.extend(ids)
         self.texts.extend(texts)
         self.metas.extend(metas)
@@ -350,3 +358,10 @@ def _grow(array: npt.NDArray[Any], capacity: int, used: int) -> npt.NDArray[Any]
     grown = np.zeros(capacity, dtype=array.dtype)
     grown[:used] = array[:used]
     return grown
+
+
+def _without_none(meta: dict[str, Any]) -> dict[str, Any]:
+    """``meta`` without its ``None`` values (the same dict when it has none)."""
+    if all(value is not None for value in meta.values()):
+        return meta
+    return {key: value for key, value in meta.items() if value is not None}

@@ -163,8 +163,9 @@ class FakeVectorStore(ReadMethods):
         with keys ``id``, ``text``, ``metadata``, ``vector``. Records without a vector are embedded
         with one ``embed_many`` call; records with one never reach the embedder. The whole batch is
         validated (ids, texts, metadata, vector width, NaN/inf) before anything is written.
-        Under the ``chroma`` profile an upsert merges metadata into the stored record and a None
-        text keeps the stored text; other profiles replace the record.
+        Under the ``chroma`` profile an upsert merges metadata into the stored record, a None
+        metadata value removes its key, and a None text keeps the stored text; other profiles
+        replace the record.
         """
         with self.batch() as batch:
             batch.upsert_many(records, namespace=namespace)

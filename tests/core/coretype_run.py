@@ -16,20 +16,10 @@ import os
 
 import numpy as np
 
-from placeborag_core import FakeEmbedder, FakeVectorStore
+from placeborag_core import PROFILES, FakeEmbedder, FakeVectorStore
 
-PROFILE_METRICS = [
-    ("default", "cosine"),
-    ("chroma", "l2"),
-    ("chroma", "cosine"),
-    ("chroma", "ip"),
-    ("qdrant", "cosine"),
-    ("qdrant", "dot"),
-    ("qdrant", "euclid"),
-    ("faiss", "l2"),
-    ("faiss", "ip"),
-    ("weaviate", "cosine"),
-]
+PROFILE_METRICS = [(p.name, v.name) for p in PROFILES.values() for v in p.variants]
+"""Every profile and metric, first metric first."""
 
 
 def blas_core() -> str | None:

@@ -23,6 +23,7 @@ from placeborag_core.arithmetic import (
     squared_distances,
     squared_norms,
 )
+from placeborag_core.arithmetic.float32_norm import _exact_norm32
 
 F32 = np.float32
 
@@ -168,9 +169,9 @@ def test_norm32_settles_rows_near_a_rounding_boundary_exactly() -> None:
     y = F32(1.5)
     up = np.nextafter(y, F32(np.inf))
     mid = (float(y) + float(up)) / 2
-    settled = arithmetic._exact_norm32([mid], up)
+    settled = _exact_norm32([mid], up)
     assert settled == (y if not np.array(y).view(np.uint32) & 1 else up)
-    assert arithmetic._exact_norm32([3.0, 4.0], F32(5.000001)) == F32(5.0)
+    assert _exact_norm32([3.0, 4.0], F32(5.000001)) == F32(5.0)
 
 
 def test_norm32_of_many_rows_matches_the_exact_path() -> None:
@@ -178,7 +179,7 @@ def test_norm32_of_many_rows_matches_the_exact_path() -> None:
     rows = (rng.standard_normal((3000, 384)) * rng.uniform(0.01, 100, (3000, 1))).astype(F32)
     fast = norm32(rows)
     for i in range(0, 3000, 50):
-        slow = arithmetic._exact_norm32(rows[i].astype(np.float64).tolist(), fast[i])
+        slow = _exact_norm32(rows[i].astype(np.float64).tolist(), fast[i])
         assert fast[i] == slow
 
 
@@ -190,7 +191,7 @@ TEXTS = ["refund policy", "shipping times", "a", "", "!!!", "the refund window i
 def test_embeddings_are_recognised_in_every_form_a_store_keeps() -> None:
     embedder = FakeEmbedder()
     f64 = embedder.embed_many(TEXTS)
-    doubled = (embedder._bucket_sums(TEXTS) * 2).astype(np.int64)
+    doubled = (embedder._sums.of(TEXTS) * 2).astype(np.int64)
     f32 = f64.astype(F32)
     lengths = norm32(f32)
     renormalised = f32 / lengths[:, None]  # the qdrant cosine profile's stored rows
@@ -244,7 +245,7 @@ WORDS = [w + "s" for w in ("lemon", "melon", "peach", "grape", "olive", "mango",
 def test_texts_with_equal_exact_cosines_get_equal_cosines() -> None:
     embedder = FakeEmbedder()
     texts = [f"{a} {b}" for a in WORDS for b in WORDS if a < b] + WORDS
-    doubled = (embedder._bucket_sums(texts) * 2).astype(np.int64)
+    doubled = (embedder._sums.of(texts) * 2).astype(np.int64)
     vectors = embedder.embed_many(texts)
     groups: dict[tuple[int, Fraction], set[float]] = {}
     query = doubled[texts.index("lemons")]

@@ -392,6 +392,24 @@ def test_chroma_upsert_merges_metadata_and_keeps_the_document() -> None:
     assert store.query([0.0, 1.0], k=1, where={"c": 3})[0].id == "a"
 
 
+def test_chroma_none_value_removes_the_key_and_is_never_stored() -> None:
+    store = FakeVectorStore(profile="chroma")
+    store.upsert("a", "doc", {"a": 1, "b": 2}, vector=[1.0, 0.0])
+    store.upsert_many([("a", None, {"b": None, "c": 3}, [1.0, 0.0])])
+    store.upsert_many([("n", None, {"y": None, "w": 1}, [0.0, 1.0])])
+    assert [r.metadata for r in store.select()] == [{"a": 1, "c": 3}, {"w": 1}]
+    assert store.query([1.0, 0.0], k=2, where={"b": 2}) == []
+    assert [m.id for m in store.query([1.0, 0.0], k=2, where={"c": 3})] == ["a"]
+
+
+def test_other_profiles_store_none_values() -> None:
+    store = FakeVectorStore(profile="qdrant")
+    store.upsert("1", "doc", {"a": None, "b": 2}, vector=[1.0, 0.0])
+    record = store.get("1")
+    assert record is not None
+    assert record.metadata == {"a": None, "b": 2}
+
+
 @pytest.mark.parametrize("profile", ["qdrant", "default", "faiss", "weaviate"])
 def test_other_profiles_replace_on_upsert(profile: str) -> None:
     store = FakeVectorStore(profile=profile)

@@ -15,20 +15,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from placeborag_core import FakeEmbedder, FakeVectorStore
+from placeborag_core import PROFILES, FakeEmbedder, FakeVectorStore
 
-PROFILE_METRICS = [
-    ("default", "cosine"),
-    ("chroma", "l2"),
-    ("chroma", "cosine"),
-    ("chroma", "ip"),
-    ("qdrant", "cosine"),
-    ("qdrant", "dot"),
-    ("qdrant", "euclid"),
-    ("faiss", "l2"),
-    ("faiss", "ip"),
-    ("weaviate", "cosine"),
-]
+PROFILE_METRICS = [(p.name, v.name) for p in PROFILES.values() for v in p.variants]
+"""Every profile and metric, first metric first."""
 
 
 @st.composite
@@ -106,8 +96,8 @@ def test_texts_with_equal_exact_cosines_tie_under_every_profile(profile: str, me
     traces = store.trace("alpha")
     ids = [t.id for t in traces if int(t.id) < 300]
     texts = {t.id: store.get(t.id).text for t in traces if int(t.id) < 300}  # type: ignore[union-attr]
-    doubled = (embedder._bucket_sums([texts[i] for i in ids]) * 2).astype(np.int64)
-    query = (embedder._bucket_sums(["alpha"]) * 2).astype(np.int64)[0]
+    doubled = (embedder._sums.of([texts[i] for i in ids]) * 2).astype(np.int64)
+    query = (embedder._sums.of(["alpha"]) * 2).astype(np.int64)[0]
     score = {t.id: t.score for t in traces}
     by_exact: dict[tuple[int, int, int], set[float]] = {}
     for i, row in zip(ids, doubled, strict=True):

@@ -28,4 +28,4 @@ def test_doubled_sums_add_every_feature_of_every_occurrence() -> None:
 def test_the_embedder_single_route_uses_them_exactly() -> None:
     embedder = FakeEmbedder(dimensions=16)
     doubled = embedder._units.doubled_sums(["refund", "policy", "refund"])
-    assert (doubled * 0.5 == embedder._bucket_sums(["refund policy refund"])[0]).all()
+    assert (doubled * 0.5 == embedder._sums.of(["refund policy refund"])[0]).all()

@@ -161,18 +161,7 @@ def _doc(text: str, **metadata: Any) -> Any:
 
 UPDATES: list[Any] = [
     (["id0", "missing"], [_doc("refund policy v2", page=9), _doc("ghost", page=1)]),
-    pytest.param(
-        ["id1"],
-        [_doc("shipping soon", topic=None, extra="x")],
-        marks=pytest.mark.xfail(
-            strict=True,
-            reason=(
-                "Chroma's update/upsert removes a key given None; the core chroma profile's "
-                "metadata merge (store/partition.py) keeps the None (divergence "
-                "chroma-merge-none in docs/integrations/langchain-parity.md)"
-            ),
-        ),
-    ),
+    (["id1"], [_doc("shipping soon", topic=None, extra="x")]),  # None removes "topic"
     (["id2"], [_doc("no metadata")]),  # Chroma refuses empty metadata
     (["id0", "id1"], [_doc("one", a=1)]),  # unequal lengths
     (["id0", "id0"], [_doc("a", a=1), _doc("b", a=2)]),  # duplicates

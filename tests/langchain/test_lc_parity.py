@@ -22,7 +22,12 @@ import pytest
 from langchain_core.documents import Document
 
 from placeborag_core import FakeVectorStore, FilterError, RetrievalTimeout
-from placeborag_langchain import CannedRetriever, PlaceboEmbeddings, PlaceboVectorStore
+from placeborag_langchain import (
+    INTEGRATIONS,
+    CannedRetriever,
+    PlaceboEmbeddings,
+    PlaceboVectorStore,
+)
 from placeborag_langchain.integration_methods import NeedsRealClientError
 from placeborag_langchain.persistence import StoreFileError
 
@@ -403,6 +408,16 @@ def test_from_existing_collection_shares_the_records() -> None:
         PlaceboVectorStore.from_existing_collection(
             "parity-shared", PlaceboEmbeddings(dimensions=8)
         )
+
+
+def test_only_an_integration_with_named_collections_registers_its_collection() -> None:
+    assert [p for p, facts in INTEGRATIONS.items() if facts.named_collections] == ["qdrant"]
+    chroma = PlaceboVectorStore.from_texts(
+        TEXTS, emb(), profile="chroma", collection_name="parity-chroma-only"
+    )
+    with pytest.raises(ValueError, match="Collection parity-chroma-only not found"):
+        PlaceboVectorStore.from_existing_collection("parity-chroma-only", emb())
+    assert len(chroma.core_store) == len(TEXTS)  # alive all along: not found by its name
 
 
 @pytest.mark.parametrize(

@@ -6,8 +6,9 @@ takes exponential time on a text of a's; this engine, in pure Python on the stan
 answers the same boolean question Chroma asks (``Regex::is_match``: is there a match anywhere
 in the text) in time linear in the text:
 
-* :mod:`.parser` (with :mod:`.scanner`) parses the pattern into the tree of :mod:`.syntax` the
-  way ``regex-syntax`` does, with its error messages;
+* :mod:`.parser` (on :mod:`.scanner`: bracketed classes, :mod:`.escapes` and the
+  :mod:`.cursor`) parses the pattern into the tree of :mod:`.syntax` the way ``regex-syntax``
+  does, with its error messages;
 * :mod:`.translate` applies the flags (``i m s x U u R``), case folding and Unicode classes and
   gives the high-level form of :mod:`.hir`;
 * :mod:`.nfa` compiles that to a Thompson NFA of at most :data:`~.nfa.MAX_STATES` states

@@ -48,6 +48,18 @@ def main() -> None:
         made.get(ids=["a"])["metadatas"] == [{"b": 2}],
         "update() with a None value removes that key",
     )
+    made.upsert(ids=["a"], embeddings=[[1.0, 0.0]], metadatas=[{"b": None, "c": 3}])
+    made.upsert(ids=["n"], embeddings=[[0.5, 0.5]], metadatas=[{"y": None, "w": 1}])
+    upserted = made.get(ids=["a", "n"])["metadatas"]
+    added = raised(lambda: made.add(ids=["m"], embeddings=[[0.5, 0.5]], metadatas=[{"y": None}]))
+    facts.check(
+        "chroma-write-none-removes-key",
+        upserted == [{"c": 3}, {"w": 1}] and added[0] is TypeError,
+        "upsert() with a None value removes that key from an existing record and stores nothing "
+        f"for it in a new one ({upserted}); add() refuses None values: {added}",
+    )
+    made.delete(ids=["n"])
+    made.update(ids=["a"], metadatas=[{"b": 2, "c": None}])
     missing = [
         raised(lambda: made.update(ids=["zz"], metadatas=[{"x": 1}])),
         raised(lambda: made.delete(ids=["zz"])),

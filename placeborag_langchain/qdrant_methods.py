@@ -1,0 +1,109 @@
+"""`QdrantVectorStore`'s own methods: `from_existing_collection`, offered under every profile.
+
+A store whose integration finds collections by name (`IntegrationFacts.named_collections`, set
+for Qdrant) registers its collection name when it is built, as a server holds its collections:
+`from_existing_collection(name)` is then another client of the same records, and raises
+langchain-qdrant's own errors when the collection does not fit the request.
+"""
+
+from __future__ import annotations
+
+import weakref
+from typing import TYPE_CHECKING, Any
+
+from langchain_core.embeddings import Embeddings
+
+from placeborag_langchain.store_parts import StoreParts
+
+if TYPE_CHECKING:
+    from placeborag_langchain.vectorstore import PlaceboVectorStore
+
+__all__ = ["QdrantCollectionError", "QdrantMethods"]
+
+try:  # the real class's own error type, when langchain-qdrant is installed
+    from langchain_qdrant.qdrant import QdrantVectorStoreError as QdrantCollectionError
+except ImportError:  # pragma: no cover - depends on the environment
+
+    class QdrantCollectionError(Exception):  # type: ignore[no-redef]
+        """langchain-qdrant's `QdrantVectorStoreError`, when it is not installed."""
+
+
+# Qdrant collections by name, as a server would hold them: what from_existing_collection finds.
+_QDRANT_COLLECTIONS: dict[str, weakref.ref[Any]] = {}
+
+
+class QdrantMethods(StoreParts):
+    """Qdrant's collections by name, and a store over an existing one."""
+
+    def _register_collection(self) -> None:
+        """Register this store's collection by name when the integration finds collections by
+        name (`IntegrationFacts.named_collections`: Qdrant's)."""
+        if self._facts.named_collections:
+            # Another client of a live collection (from_existing_collection) leaves the entry
+            # alone: were it replaced, the collection would vanish with that client while its
+            # first store lives (test_from_existing_collection_shares_the_records failed when
+            # the GC collected a short-lived client).
+            ref = _QDRANT_COLLECTIONS.get(self.collection_name)
+            live = ref() if ref is not None else None
+            if live is not None and live._store is self._store:
+                return
+            _QDRANT_COLLECTIONS[self.collection_name] = weakref.ref(self)
+
+    @classmethod
+    def from_existing_collection(
+        cls,
+        collection_name: str,
+        embedding: Embeddings | None = None,
+        **kwargs: Any,
+    ) -> PlaceboVectorStore:
+        """A store over the records of the live qdrant-profile store named `collection_name`
+        in this process (Qdrant's `from_existing_collection`: another client of the same
+        collection; writes through either are seen by both). The options are
+        `QdrantVectorStore.from_existing_collection`'s (see `options.py`); with
+        `validate_collection_config` (default True) the embedding width and `distance` are
+        checked against the collection with langchain-qdrant's errors. Raises ValueError when
+        no such collection exists."""
+        from placeborag_langchain.options import read_options
+        from placeborag_langchain.vectorstore import PlaceboVectorStore
+
+        if not isinstance(collection_name, str) or not collection_name:
+            raise TypeError(f"collection_name must be a non-empty str, got {collection_name!r}")
+        options = read_options("qdrant", kwargs, "from_existing_collection()")
+        ref = _QDRANT_COLLECTIONS.get(collection_name)
+        existing = ref() if ref is not None else None
+        if existing is None or existing._guard.deleted:
+            raise ValueError(f"Collection {collection_name} not found")
+        embedding = options.embedding if embedding is None else embedding
+        if embedding is None:
+            raise ValueError("'embedding' cannot be None when retrieval mode is 'dense'")
+        core = existing.core_store
+        metric = options.metric or "cosine"
+        if kwargs.get("validate_collection_config", True):
+            width = len(embedding.embed_documents(["dummy_text"])[0])
+            if core.dimension is not None and core.dimension != width:
+                raise QdrantCollectionError(
+                    "Existing Qdrant collection is configured for dense vectors with "
+                    f"{core.dimension} dimensions. Selected embeddings are {width}-dimensional. "
+                    "If you want to recreate the collection, set `force_recreate` parameter to "
+                    "`True`."
+                )
+            if core.profile.metric != metric:
+                have = core.profile.metric.upper()
+                raise QdrantCollectionError(
+                    f"Existing Qdrant collection is configured for {have} similarity, but "
+                    f"requested {metric.upper()}. Please set `distance` parameter to `{have}` if "
+                    "you want to reuse it. If you want to recreate the collection, set "
+                    "`force_recreate` parameter to `True`."
+                )
+        # langchain-qdrant embeds ["dummy_text"] once, to validate the width, or not at all.
+        store: PlaceboVectorStore = PlaceboVectorStore.__new__(PlaceboVectorStore)
+        store._wrap(
+            core,
+            namespace=existing.namespace,
+            embedding=embedding,
+            collection_name=collection_name,
+            content_payload_key=options.content_payload_key,
+            metadata_payload_key=options.metadata_payload_key,
+            probe=False,
+        )
+        return store
