@@ -236,7 +236,10 @@ def main(argv: list[str] | None = None) -> int:
 
     print(versions())
     print("\nlargest |our score - engine score| (2,000 x 384 records, 20 queries, k = 10):")
-    print("\n".join(agreement(args.seed, args.markdown)))
+    try:
+        print("\n".join(agreement(args.seed, args.markdown)))
+    finally:
+        release_milvus()  # the score agreement starts the Milvus Lite server too
     if args.agreement_only:
         return 0
     print()
