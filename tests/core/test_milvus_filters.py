@@ -88,6 +88,47 @@ def test_rejected_expressions_raise_milvus_errors(expr: str, code: int, text: st
     assert str(caught.value).startswith(f"<MilvusException: (code={code}, message=")
 
 
+# ANTLR's recovery from a missing ``)`` (the ``a not b`` LlamaIndex writes for
+# FilterCondition.NOT): the parenthesized expression ends and the text is dropped up to what may
+# follow an expression being read; the reading goes on from there
+# (docs/engines/milvus.md#milvus-parser-recovery-nested).
+@pytest.mark.parametrize(
+    ("expr", "ids"),
+    [
+        ('(n > 1 not color == "blue") and n < 10', ["r2", "r3"]),  # top level: the rest dropped
+        ('((n > 1 not color == "blue") and n < 10)', ["r2"]),  # up to ")": "and n < 10" stays
+        ("((n == 1 not color) or n == 10)", ["r1", "r3", "r6"]),
+        ("n == 10 or (n == 1 not color)", ["r1", "r3", "r6"]),  # an operand: to an operator
+        ("(n == 10 or (n > 1 not color and n < 3))", []),  # (n == 10 or n > 1) and n < 3
+        ('((n > 1 not (color == "x")) or n == 1)', ["r2", "r3"]),  # to the first ")"
+        ('json_contains(tags, ("x" not 2 == 3))', ["r4"]),  # an argument: to ")" or ","
+        ("(n == 1 x)", ["r1", "r6"]),  # one stray token before ")" is deleted
+    ],
+)
+def test_recovery_inside_parentheses(expr: str, ids: list[str]) -> None:
+    assert found(expr) == ids
+
+
+@pytest.mark.parametrize(
+    "expr",
+    [
+        # what is left compares a condition with a literal: (n in [2] or (color != 'blue')) == 2.5
+        "(n in [2] or (color != 'blue' not missing == 2.5 not missing < 2) or n >= 5)",
+        # ... and (missing == 1) == 0
+        (
+            "((missing == 1 not array_length(color) == 0 not missing > 1) not (color == 'red' or"
+            " missing > 5 or n < 5) not (missing < 5))"
+        ),
+        'n == 10 or (n == 1 not color == "x")',
+    ],
+)
+def test_recovery_inside_parentheses_can_leave_a_type_error(expr: str) -> None:
+    with pytest.raises(MilvusFilterError) as caught:
+        found(expr)
+    assert caught.value.code == 1100
+    assert f"Invalid expr: {expr}: invalid parameter" in str(caught.value)
+
+
 def test_errors_raised_while_rows_are_read_need_rows() -> None:
     store = FakeVectorStore(profile="milvus")
     assert store.query([1.0, 0.5], 3, where="color == title") == []

@@ -291,9 +291,9 @@ _RECOVERED = (
     'color == "red" and',
 )
 """Text the engine's ANTLR parser recovers from (or not), drawn only as a whole filter: there
-the reader's rule (the rest is dropped from the first token that cannot continue the
-expression) is what the engine does. Inside parentheses ANTLR sometimes skips single tokens and
-goes on instead (docs/engines/milvus.md#milvus-parser-recovery-nested)."""
+the rest is dropped from the first token that cannot continue the expression. Inside
+parentheses the reader recovers as ANTLR does, but ``0x1`` there is lexed otherwise by the
+engine (docs/engines/milvus.md#milvus-parser-recovery-nested)."""
 
 
 def _milvus_condition(d: Draw, int_ids: bool, top: bool = True) -> str:

@@ -15,9 +15,12 @@ The grammar is Milvus 2.5's (``Plan.g4``, as its C++ core parses it), measured i
   twins, ``array_length`` (also upper case), and ``exists``.
 
 Like the engine's ANTLR parser (as measured), the parser reads the expression up to the first
-token that cannot continue it and drops everything from there on, closing the parentheses left
-open: ``color == "red" AND n == 1`` is ``color == "red"``, ``(a not b) and c`` is ``(a)``, and
-``(n == 1`` is ``(n == 1)``. An operator left without its operand is an error. The result is a
+token that cannot continue it and ignores the rest: ``color == "red" AND n == 1`` is
+``color == "red"``. Where a ``)`` is missing it recovers as ANTLR does (``_Parser._recover``):
+``(n == 1`` is ``(n == 1)``, ``(a not b) and c`` is ``(a)``, but ``((a not b) and c)`` is
+``(a) and c`` and ``c or (a not b == 1)`` is ``(c or a) == 1``
+(docs/engines/milvus.md#milvus-parser-recovery-nested). An operator left without its operand is
+an error. The result is a
 plain tree (:class:`Node`); ``filters.py`` gives it Milvus's meaning.
 """
 
@@ -281,6 +284,11 @@ _BINARY = {
     "<": 7, "<=": 7, ">": 7, ">=": 7, "in": 8, "not in": 8, "<<": 9, ">>": 9,
     "+": 10, "-": 10, "*": 11, "/": 11, "%": 11,
 }  # fmt: skip
+_OPERATORS = frozenset(_BINARY) | {"like", "**"}
+"""What may follow an operand: any binary operator (ANTLR's recovery ignores precedence)."""
+_PAREN_FOLLOW = frozenset({")"})
+_ARGUMENT_FOLLOW = frozenset({",", ")"})
+_ITEM_FOLLOW = frozenset({",", "]"})
 _UNARY_POWER = 12
 _POW = 13
 _LESS = ("<", "<=")
@@ -291,7 +299,10 @@ class _Parser:
     def __init__(self, tokens: list[_Token]) -> None:
         self.tokens = tokens
         self.at = 0
-        self.truncated = False  # a token that cannot continue the expression was met
+        # For each expression being read, outermost first: the tokens that may follow it where
+        # it stands (ANTLR's FOLLOW of the state that called it; none for the whole filter).
+        self.follows: list[frozenset[str]] = []
+        self.recovered = False  # the expression being read ends: ANTLR recovered from an error
 
     def peek(self) -> _Token:
         return self.tokens[self.at]
@@ -307,11 +318,24 @@ class _Parser:
         if token.kind != "op" or token.text != text:
             raise ParseError(f"expected {text!r}, got {token.text!r}")
 
-    def expression(self, power: int = 0) -> Node:
+    def expression(self, power: int = 0, follow: frozenset[str] = _OPERATORS) -> Node:
+        """An expression (one invocation of ANTLR's ``expr`` rule) binding tighter than
+        ``power``; ``follow`` is what may come after it where it stands (for an operand: any
+        binary operator)."""
+        self.follows.append(follow)
+        try:
+            return self._expression(power)
+        finally:
+            self.follows.pop()
+
+    def _expression(self, power: int) -> Node:
         left = self.prefix()
+        if self.recovered:
+            self.recovered = False
+            return left
         while True:
             token = self.peek()
-            if token.kind != "op" or self.truncated:
+            if token.kind != "op":
                 return left
             op = token.text
             if op == "like":
@@ -353,11 +377,36 @@ class _Parser:
                     continue
             left = Binary(op, left, right)
 
+    def _is(self, text: str, ahead: int = 0) -> bool:
+        token = self.tokens[min(self.at + ahead, len(self.tokens) - 1)]
+        return token.kind == "op" and token.text == text
+
+    def _recover(self) -> None:
+        """ANTLR's recovery when a ``)`` is missing after ``( expr``
+        (docs/engines/milvus.md#milvus-parser-recovery-nested). One stray token before a ``)``
+        is deleted; at the end the ``)`` is supplied. Otherwise the expression this
+        parenthesis opens ends there (it is the parenthesized expression), and the tokens
+        from the one that cannot continue are dropped up to the first that may follow any of
+        the expressions being read (ANTLR's error recovery set): a binary operator if one of
+        them is an operand, ``)`` if one is inside parentheses, and so on; nothing, up to the
+        end, at the top level. The expression that called it goes on from there."""
+        if self.peek().kind == "end":
+            return
+        if self._is(")", 1):
+            self.at += 2
+            return
+        stop = frozenset().union(*self.follows)
+        while not (
+            self.peek().kind == "end" or (self.peek().kind == "op" and self.peek().text in stop)
+        ):
+            self.take()
+        self.recovered = True
+
     def items(self) -> tuple[Node, ...]:
         """A bracketed list's items, after its ``[`` (a trailing comma is allowed)."""
         items: list[Node] = []
         while not (self.peek().kind == "op" and self.peek().text == "]"):
-            items.append(self.expression())
+            items.append(self.expression(0, _ITEM_FOLLOW))
             token = self.take()
             if token.kind == "op" and token.text == "]":
                 return tuple(items)
@@ -374,22 +423,19 @@ class _Parser:
             return Field(token.text, token.value)
         if token.kind == "func":
             self.expect("(")
-            args = [self.expression()]
+            args = [self.expression(0, _ARGUMENT_FOLLOW)]
             while self.peek().kind == "op" and self.peek().text == ",":
                 self.take()
-                args.append(self.expression())
+                args.append(self.expression(0, _ARGUMENT_FOLLOW))
             self.expect(")")
             return Call(token.text, tuple(args))
         if token.kind == "op":
             if token.text == "(":
-                inner = self.expression()
-                closing = self.peek()
-                if closing.kind == "op" and closing.text == ")" and not self.truncated:
-                    self.take()
+                inner = self.expression(0, _PAREN_FOLLOW)
+                if not self._is(")"):
+                    self._recover()
                 else:
-                    # As ANTLR recovers: what cannot continue the expression ends it, the
-                    # rest of the text is dropped and the open parentheses are closed.
-                    self.truncated = True
+                    self.take()
                 return inner
             if token.text == "[":
                 return ListLit(self.items())
@@ -405,4 +451,4 @@ def parse(text: str) -> Node | None:
     tokens = tokenize(text)
     if tokens[0].kind == "end":
         return None
-    return _Parser(tokens).expression()
+    return _Parser(tokens).expression(0, frozenset())

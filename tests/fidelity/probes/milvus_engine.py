@@ -339,6 +339,19 @@ def filters(c: MilvusClient) -> None:
         ),
         ("milvus-filter-missing-paren-supplied", but(), {"(n == 1": ["r1", "r8"]}),
         (
+            "milvus-filter-recovery-in-parentheses",
+            but(),
+            {
+                '(n > 1 not color == "blue") and n < 10': ["r2", "r3", "r7", "r11"],
+                '((n > 1 not color == "blue") and n < 10)': ["r2", "r7"],
+                '((color == "red" not n > 1) or n == 10)': ["r1", "r3", "r6"],
+                '((n > 1 not (color == "x")) or n == 1)': ["r2", "r3", "r7", "r11"],
+                "n == 10 or (n > 1 not color and n < 3)": ["r7"],
+                'json_contains(tags, ("x" not 2 == 3))': ["r10"],
+                "(n == 1 x)": ["r1", "r8"],
+            },
+        ),
+        (
             "milvus-filter-pk",
             but(),
             {
@@ -381,6 +394,16 @@ def filters(c: MilvusClient) -> None:
         },
         "milvus-filter-dangling-operator-rejected": {
             'color == "red" and': 'Invalid expr: color == "red" and: invalid parameter'
+        },
+        "milvus-filter-recovery-type-error": {
+            'n == 10 or (n == 1 not color == "x")': (
+                'Invalid expr: n == 10 or (n == 1 not color == "x"): invalid parameter'
+            ),
+            "((missing == 1 not array_length(color) == 0 not missing > 1) not (color == 'red'"
+            " or missing > 5 or n < 5) not (missing < 5))": "invalid parameter",
+            "(n in [2] or (color != 'blue' not missing == 2.5 not missing < 2) or n >= 5)": (
+                "invalid parameter"
+            ),
         },
         "milvus-filter-varchar-pk-int-literal-rejected": {
             "id == 5": "Invalid expr: id == 5: invalid parameter"
