@@ -204,6 +204,11 @@ def test_typed_fields_take_literals_of_their_type() -> None:
             read_expression(illegal, schema)
     with pytest.raises(MilvusFilterError, match="actual type: INT64"):
         read_expression("n", schema)
+    failing = read_expression("flag", schema)  # a bare bool field fails once rows are read
+    assert isinstance(failing.error, MilvusFilterError)  # type: ignore[attr-defined]
+    text = str(failing.error)  # type: ignore[attr-defined]
+    assert "result should be bitmap at " in text
+    assert "FilterBitsNode.cpp:89\n: segcore error" in text  # as the engine says (lc-milvus)
     for illegal in ("n + 1 > 2", "n + 1.5 == 3", "10 - n == 9", "n ** 2 == 4", "color + 1 == 2"):
         with pytest.raises(MilvusFilterError, match="invalid parameter"):
             read_expression(illegal, schema)

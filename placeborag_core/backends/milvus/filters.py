@@ -422,7 +422,7 @@ class _Planner:
             return _Fails(
                 segcore(
                     " => PhyFilterBitsNode result should be bitmap",
-                    "exec/operator/FilterBitsNode.cpp",
+                    "exec/operator/FilterBitsNode.cpp:89",
                     operator=True,
                 )
             )
