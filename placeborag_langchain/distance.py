@@ -20,7 +20,7 @@ import numpy as np
 
 from placeborag_core.backends import Profile
 from placeborag_core.unicode_text import require_unicode
-from placeborag_langchain.integrations import IntegrationFacts
+from placeborag_langchain.integration_facts import IntegrationFacts
 from placeborag_langchain.relevance import RelevanceFn
 
 __all__ = ["DistanceOptions", "requested_distance", "shown_setting"]

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from langchain_core.documents import Document
 
 if TYPE_CHECKING:
-    from placeborag_langchain.integrations import IntegrationFacts
+    from placeborag_langchain.integration_facts import IntegrationFacts
 
 __all__ = ["to_document"]
 

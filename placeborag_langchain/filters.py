@@ -31,6 +31,7 @@ __all__ = [
     "EngineFilter",
     "FilterFormat",
     "MilvusExpression",
+    "SqlFilterFormat",
     "StoreFilters",
     "TranslatedFilter",
     "core_where",
@@ -135,6 +136,32 @@ class MilvusExpression:
         return TranslatedFilter(where=None if isinstance(predicate, Everything) else predicate)
 
 
+@dataclass(frozen=True)
+class SqlFilterFormat:
+    """The engine's SQL text (LanceDB), read by the engine profile's SQL reader against the
+    integration's table `layout`; a dict becomes SQL by the integration's own `from_dict`
+    (whatever SQL that builds, errors included). `delete_reader` reads the SQL of a delete,
+    whose errors differ from a search's."""
+
+    layout: PayloadLayout
+    reader: Callable[[Any, PayloadLayout], Any]
+    delete_reader: Callable[[Any, PayloadLayout], Any]
+    from_dict: Callable[[dict[Any, Any]], str]
+
+    def read(self, flt: Any, profile: Profile) -> TranslatedFilter:
+        """`flt` (SQL text or a dict) in core terms, as a search filter."""
+        return self._read(flt, self.reader)
+
+    def read_delete(self, flt: Any, profile: Profile) -> TranslatedFilter:
+        """`flt` in core terms, as the predicate of a delete."""
+        return self._read(flt, self.delete_reader)
+
+    def _read(self, flt: Any, reader: Callable[[Any, PayloadLayout], Any]) -> TranslatedFilter:
+        if isinstance(flt, Mapping):
+            flt = self.from_dict(dict(flt))
+        return TranslatedFilter(where=reader(flt, self.layout).where)
+
+
 def translate_filter(
     flt: Any, filter_format: FilterFormat, profile: Profile, callable_arg: CallableArg
 ) -> TranslatedFilter:
@@ -204,6 +231,14 @@ class StoreFilters:
         ):
             return fmt.read_in(flt, self.profile, self.schema_for(namespace))
         return translate_filter(flt, fmt, self.profile, arg)
+
+    def translate_delete(self, flt: Any) -> TranslatedFilter:
+        """`flt` as the predicate of a delete (a format with its own delete reading uses it)."""
+        read_delete = getattr(self.filter_format, "read_delete", None)
+        if read_delete is None or flt is None or callable(flt):
+            return self.translate(flt, "metadata")
+        translated: TranslatedFilter = read_delete(flt, self.profile)
+        return translated
 
     def where(self, translated: TranslatedFilter) -> Any:
         """`core_where` for this store."""

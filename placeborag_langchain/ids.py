@@ -23,7 +23,7 @@ from typing import Any, Literal
 
 from placeborag_core.backends import IdRule
 from placeborag_core.unicode_text import require_unicode
-from placeborag_langchain.integrations import IntegrationFacts
+from placeborag_langchain.integration_facts import IntegrationFacts
 
 __all__ = ["DocumentIds", "generated_id", "repeated"]
 

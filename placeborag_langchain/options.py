@@ -41,6 +41,8 @@ class IntegrationOptions:
     content_payload_key: str = "page_content"
     metadata_payload_key: str = "metadata"
     field_names: dict[str, Any] = field(default_factory=dict)
+    distance_setting: str | None = None
+    overwrite: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -310,12 +312,43 @@ _MILVUS: dict[str, _Option] = {
     "builtin_function": _Option(refuse="Milvus built-in function (BM25, text embedding)"),
 }
 
+
+def _lance_distance(value: Any, options: IntegrationOptions, profile: str) -> None:
+    # LanceDB's distance= names the relevance function only (every search runs on l2)
+    if not isinstance(value, str):
+        raise TypeError(f"distance must be a str ('l2', 'cosine' or 'ip'), got {value!r}")
+    options.distance_setting = value
+
+
+def _lance_mode(value: Any, options: IntegrationOptions, profile: str) -> None:
+    if value not in ("overwrite", "append"):
+        raise ValueError(f"mode must be 'overwrite' or 'append', got {value!r}")
+    options.overwrite = value == "overwrite"
+
+
+_LANCEDB_CONNECTION = "LanceDB connection"
+_LANCEDB: dict[str, _Option] = {
+    "distance": _Option(_lance_distance),
+    "mode": _Option(_lance_mode),
+    "uri": _Option(_str_option("uri")),
+    "table_name": _Option(_str_option("table_name")),
+    "connection": _Option(refuse=_LANCEDB_CONNECTION),
+    "table": _Option(refuse=_LANCEDB_CONNECTION),
+    "api_key": _Option(refuse="LanceDB Cloud connection"),
+    "region": _Option(refuse="LanceDB Cloud connection"),
+    "reranker": _Option(refuse="LanceDB reranker"),
+    "vector_key": _Option(refuse="LanceDB table", default="vector"),
+    "id_key": _Option(refuse="LanceDB table", default="id"),
+    "text_key": _Option(refuse="LanceDB table", default="text"),
+}
+
 _BY_PROFILE: Mapping[str, tuple[str, dict[str, _Option]]] = {
     "default": ("PlaceboVectorStore", {}),
     "chroma": ("Chroma", _CHROMA),
     "qdrant": ("QdrantVectorStore", _QDRANT),
     "faiss": ("FAISS", _FAISS),
     "milvus": ("Milvus", _MILVUS),
+    "lancedb": ("LanceDB", _LANCEDB),
 }
 
 

@@ -40,6 +40,10 @@ class Reads:
     def by_ids(self, ids: Sequence[Any], namespace: str) -> list[Document]:
         """The Documents of `ids` that exist, in the integration's order."""
         self._guard()
+        refused = self._ids.facts.get_by_ids_error
+        if refused is not None:
+            error, message = refused
+            raise error(message)
         if isinstance(ids, str | bytes | Mapping) or not isinstance(ids, Iterable):
             raise TypeError(f"get_by_ids() ids must be a list of ids, got {type(ids).__name__}")
         checked_namespace(namespace)

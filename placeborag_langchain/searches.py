@@ -13,6 +13,7 @@ candidate window, lambda convention and result order. Facts:
 from __future__ import annotations
 
 import operator
+import warnings
 from collections.abc import Callable
 from typing import Any, Literal
 
@@ -28,7 +29,7 @@ from placeborag_langchain.arguments import (
 )
 from placeborag_langchain.distance import DistanceOptions
 from placeborag_langchain.filters import StoreFilters
-from placeborag_langchain.integrations import IntegrationFacts
+from placeborag_langchain.integration_facts import IntegrationFacts
 from placeborag_langchain.typed_fields import Collections
 
 __all__ = ["Search"]
@@ -119,6 +120,9 @@ class Search:
         if facts.score_threshold:
             threshold = checked_threshold(kwargs.pop("score_threshold", None))
         offset = _checked_offset(kwargs.pop("offset", 0)) if facts.search_offset else 0
+        filter_mode: Literal["pre", "post"] | None = None
+        if facts.filter_mode_kwarg is not None and facts.filter_mode_kwarg in kwargs:
+            filter_mode = "pre" if kwargs.pop(facts.filter_mode_kwarg) else "post"
         for name in facts.ignored_search_kwargs:
             kwargs.pop(name, None)
         extra, extra_names = take_document_filters(facts, kwargs, ("where_document",))
@@ -142,10 +146,17 @@ class Search:
             ids=translated.ids,
             fetch_k=fetch_k,
             where_document=extra["where_document"],
+            filter_mode=filter_mode,
         )
+        self._warn_if_empty(matches)
         if threshold is not None:
             matches = self._threshold(matches, threshold)
         return matches[offset:] if offset else matches
+
+    def _warn_if_empty(self, matches: list[Match]) -> None:
+        """The integration's warning for a search that found nothing (LanceDB's)."""
+        if not matches and self._facts.empty_result_warning is not None:
+            warnings.warn(self._facts.empty_result_warning, UserWarning, stacklevel=4)
 
     def _threshold(self, matches: list[Match], threshold: float) -> list[Match]:
         higher = self._distance.keeps_higher(self._facts, self._core.profile)
@@ -211,6 +222,10 @@ class Search:
                 vector, fetch_k, where=where, namespace=ns, ids=ids, fetch_k=fetch_k
             )
             ids = frozenset(m.id for m in self._threshold(nearest, threshold))
+        if self._facts.empty_result_warning is not None:  # its candidate search warns
+            self._warn_if_empty(
+                self._core.query(vector, fetch_k, where=where, namespace=ns, ids=ids)
+            )
         return self._core.max_marginal_relevance(
             vector,
             k,

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from placeborag_langchain.collection import CollectionGuard
     from placeborag_langchain.deletes import Deletes
     from placeborag_langchain.distance import DistanceOptions
-    from placeborag_langchain.integrations import IntegrationFacts
+    from placeborag_langchain.integration_facts import IntegrationFacts
     from placeborag_langchain.reads import Reads
     from placeborag_langchain.writes import Writes
 

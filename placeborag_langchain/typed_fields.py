@@ -16,10 +16,11 @@ one store's state: the schema of each namespace (the collection) once its first 
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from placeborag_core.backends.milvus.errors import (
     MilvusDataError,
@@ -28,7 +29,10 @@ from placeborag_core.backends.milvus.errors import (
 )
 from placeborag_core.backends.milvus.filters import Schema
 
-__all__ = ["Collections", "FieldRules", "FieldType"]
+if TYPE_CHECKING:
+    from placeborag_core import FakeVectorStore
+
+__all__ = ["Collections", "FieldRules", "FieldType", "store_collections"]
 
 FieldType = Literal["varchar", "int64", "double", "bool", "json"]
 
@@ -246,3 +250,25 @@ class Collections:
             fields=typed,
             dynamic=self.rules.dynamic or len(typed) != len(fields),
         )
+
+
+def store_collections(
+    rules: FieldRules | None,
+    profile: str,
+    core: FakeVectorStore,
+    field_names: Mapping[str, Any] | None,
+) -> Collections | None:
+    """The typed-field schemas of a store whose integration fixes them (langchain-milvus:
+    `IntegrationFacts.typed_fields`), with the constructor's field names."""
+    if rules is None:
+        if field_names:
+            raise TypeError(f"profile {profile!r} has no typed fields")
+        return None
+    rules = dataclasses.replace(rules, **(field_names or {}))
+
+    def first_record(namespace: str) -> Mapping[str, Any] | None:
+        ids = core.ids(namespace)
+        record = core.get(ids[0], namespace=namespace) if ids else None
+        return None if record is None else record.metadata
+
+    return Collections(rules, first_record)

@@ -3,16 +3,15 @@
 A thin translation layer. Ranking, filtering, ties and faults all happen in the core store; this
 class turns LangChain calls into core calls and core results into what the real integration of
 the chosen profile would hand back. What differs between integrations is data
-(`integrations.IntegrationFacts`, one row per profile), applied by collaborators the store owns:
-`searches.Search` (LangChain's search methods are in its base, `search_methods.SearchMethods`),
-`writes.Writes`, `deletes.Deletes`, `reads.Reads`, and FAISS's options in
-`distance.DistanceOptions`. The constructor's checks are in `constructor`, and the methods each
-real class has beyond LangChain's in the bases gathered by `integration_methods`.
+(`integration_facts.IntegrationFacts`, one row per profile in `integrations`), applied by
+collaborators the store owns: `searches.Search` (LangChain's search methods are in its base,
+`search_methods.SearchMethods`), `writes.Writes`, `deletes.Deletes`, `reads.Reads`, and FAISS's
+options in `distance.DistanceOptions`. The constructor's checks are in `constructor`, and the
+methods each real class has beyond LangChain's in the bases gathered by `integration_methods`.
 """
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Literal
 
@@ -22,12 +21,14 @@ from langchain_core.embeddings import Embeddings
 from placeborag_core import FakeVectorStore, Profile
 from placeborag_langchain.collection import CollectionGuard, ordinals_of
 from placeborag_langchain.constructor import (
-    WRAP_OPTIONS,
+    check_wrapped,
     checked_embedding,
     merged_options,
     payload_format,
     profile_name,
     strategy_for,
+    table_profile,
+    with_distance_option,
 )
 from placeborag_langchain.deletes import Deletes
 from placeborag_langchain.distance import DistanceOptions, requested_distance, shown_setting
@@ -35,46 +36,28 @@ from placeborag_langchain.documents import to_document
 from placeborag_langchain.embeddings import core_embedder_of
 from placeborag_langchain.filters import StoreFilters
 from placeborag_langchain.ids import DocumentIds
+from placeborag_langchain.integration_facts import IntegrationFacts
 from placeborag_langchain.integration_methods import IntegrationMethods
-from placeborag_langchain.integrations import IntegrationFacts, integration_for
+from placeborag_langchain.integrations import integration_for
 from placeborag_langchain.options import read_options
 from placeborag_langchain.reads import Reads
 from placeborag_langchain.searches import Search
 from placeborag_langchain.store_retriever import PlaceboStoreRetriever
-from placeborag_langchain.typed_fields import Collections
+from placeborag_langchain.text_constructors import TextConstructors
+from placeborag_langchain.typed_fields import store_collections
 from placeborag_langchain.writes import Writes, texts_to_documents
 
 __all__ = ["PlaceboVectorStore"]
 
 
-def _collections(
-    facts: IntegrationFacts, core: FakeVectorStore, field_names: Mapping[str, Any]
-) -> Collections | None:
-    """The typed-field schemas of a store whose integration fixes them (langchain-milvus),
-    with the constructor's field names."""
-    rules = facts.typed_fields
-    if rules is None:
-        if field_names:
-            raise TypeError(f"profile {facts.profile!r} has no typed fields")
-        return None
-    rules = dataclasses.replace(rules, **field_names)
-
-    def first_record(namespace: str) -> Mapping[str, Any] | None:
-        ids = core.ids(namespace)
-        record = core.get(ids[0], namespace=namespace) if ids else None
-        return None if record is None else record.metadata
-
-    return Collections(rules, first_record)
-
-
-class PlaceboVectorStore(IntegrationMethods):
+class PlaceboVectorStore(TextConstructors, IntegrationMethods):
     """A deterministic stand-in for `Chroma`, `QdrantVectorStore`, LangChain's `FAISS` or
     `langchain_milvus.Milvus`.
 
     Args:
         embedding: any LangChain `Embeddings`; default `PlaceboEmbeddings()`.
         profile: core profile (name or `Profile`): "default" (clean conventions), "chroma",
-            "qdrant", "faiss" or "milvus".
+            "qdrant", "faiss", "milvus", "pgvector" or "lancedb".
             Scores, relevance scores, filter format, Document shape, id rules and the
             delete/get_by_ids/MMR conventions follow that profile's real integration.
         metric, recall, visibility, orphaned_ids: passed to the core store.
@@ -128,7 +111,9 @@ class PlaceboVectorStore(IntegrationMethods):
         if metric is None and distance_strategy is None:
             metric = facts.default_metric
         embedding = checked_embedding(embedding, namespace, collection_name, relevance_score_fn)
+        distance_strategy = with_distance_option(facts, distance_strategy, options)
         metric, _ = requested_distance(facts, metric, distance_strategy)
+        profile = table_profile(facts, profile)
         core = FakeVectorStore(
             embedder=core_embedder_of(embedding),
             profile=profile,
@@ -149,6 +134,7 @@ class PlaceboVectorStore(IntegrationMethods):
             content_payload_key=options.content_payload_key,
             metadata_payload_key=options.metadata_payload_key,
             field_names=options.field_names,
+            overwrite=options.overwrite,
         )
 
     @classmethod
@@ -163,15 +149,7 @@ class PlaceboVectorStore(IntegrationMethods):
         run on the store's metric), `normalize_L2`, and Qdrant's `content_payload_key` and
         `metadata_payload_key`.
         """
-        if not isinstance(store, FakeVectorStore):
-            raise TypeError(f"store must be a FakeVectorStore, got {type(store).__name__}")
-        unknown = sorted(set(options) - set(WRAP_OPTIONS))
-        if unknown:
-            raise TypeError(
-                f"from_core_store() got unexpected option(s) {', '.join(unknown)}; the core "
-                "store keeps its own profile, metric, filter_mode, recall, visibility and "
-                f"orphaned_ids; accepted: {', '.join(WRAP_OPTIONS)}"
-            )
+        check_wrapped(store, options)
         wrapper = cls.__new__(cls)
         wrapper._wrap(store, namespace=namespace, **options)
         return wrapper
@@ -189,6 +167,7 @@ class PlaceboVectorStore(IntegrationMethods):
         content_payload_key: str = "page_content",
         metadata_payload_key: str = "metadata",
         field_names: Mapping[str, Any] | None = None,
+        overwrite: bool | None = None,
         probe: bool = True,
     ) -> None:
         """Set the store up over `core` (`probe`: make the integration's construction-time
@@ -221,7 +200,7 @@ class PlaceboVectorStore(IntegrationMethods):
         self._guard = CollectionGuard(facts.collection_deleted_error)
         guard = self._guard.check
         ids = DocumentIds(facts, core.profile.ids)
-        self._collections = _collections(facts, core, field_names or {})
+        self._collections = store_collections(facts.typed_fields, facts.profile, core, field_names)
         collections = self._collections
         filters = StoreFilters(
             filter_format,
@@ -234,6 +213,7 @@ class PlaceboVectorStore(IntegrationMethods):
         self._writes = Writes(
             core, ids, self._distance, namespace, embedding, native, guard, ordinals, collections
         )
+        self._writes.overwrite = facts.overwrite_by_default if overwrite is None else overwrite
         self._search = Search(
             core, facts, self._distance, filters, namespace, embedding, native, guard, collections
         )
@@ -246,9 +226,9 @@ class PlaceboVectorStore(IntegrationMethods):
     def _document(self, record_id: str, text: str | None, metadata: Mapping[str, Any]) -> Document:
         """A record as the integration returns it (see `documents.to_document`)."""
         id_key = None
-        if self._facts.id_metadata_key is not None:
+        if self._facts.returned_id_key is not None:
             rules = None if self._collections is None else self._collections.rules
-            id_key = self._facts.id_metadata_key if rules is None else rules.primary_field
+            id_key = self._facts.returned_id_key if rules is None else rules.primary_field
         return to_document(
             self._facts,
             self._store.profile.ids.external,
@@ -321,7 +301,10 @@ class PlaceboVectorStore(IntegrationMethods):
     ) -> list[str]:
         """Embed and add texts; `ids` entries that are None get a generated id. `ids` may be
         passed positionally, as the real classes take it."""
-        return self.add_documents(texts_to_documents(texts, metadatas), ids=ids, **kwargs)
+        documents = texts_to_documents(texts, metadatas)
+        if metadatas is None and self._facts.id_metadata_key is not None:
+            return self._writes.add(documents, {"ids": ids, **kwargs}, id_metadata=True)
+        return self.add_documents(documents, ids=ids, **kwargs)
 
     async def aadd_texts(
         self,
@@ -355,11 +338,9 @@ class PlaceboVectorStore(IntegrationMethods):
         """Documents for the ids that exist; missing ids are skipped.
 
         Order: request order with duplicates repeated (default, qdrant, faiss) or the store's
-        listing order (chroma, which also rejects a repeated id and an empty list). langchain-
-        milvus has no `get_by_ids`: NotImplementedError, as it raises.
+        listing order (chroma, which also rejects a repeated id and an empty list). LanceDB and
+        langchain-milvus have no `get_by_ids`: NotImplementedError, as they raise.
         """
-        if self._facts.get_by_ids_error is not None:
-            raise NotImplementedError(self._facts.get_by_ids_error)
         return self._reads.by_ids(ids, self._namespace if namespace is None else namespace)
 
     async def aget_by_ids(
@@ -397,48 +378,10 @@ class PlaceboVectorStore(IntegrationMethods):
         tags = kwargs.pop("tags", None) or [*self._get_retriever_tags()]
         return PlaceboStoreRetriever(vectorstore=self, tags=tags, **kwargs)
 
-    # --- construction ---------------------------------------------------------------------
-
-    @classmethod
-    def from_texts(
-        cls,
-        texts: list[str],
-        embedding: Embeddings | None = None,
-        metadatas: list[dict[Any, Any]] | None = None,
-        ids: list[Any] | None = None,
-        **kwargs: Any,
-    ) -> PlaceboVectorStore:
-        """Build a store (constructor options, and the real class's own, as keyword arguments)
-        and add the texts; nothing is built when the texts are refused."""
-        docs = texts_to_documents(texts, metadatas, method="from_texts")
-        store = cls(embedding, **kwargs)
-        store.add_documents(docs, ids=ids)
-        return store
-
-    @classmethod
-    async def afrom_texts(
-        cls,
-        texts: list[str],
-        embedding: Embeddings | None = None,
-        metadatas: list[dict[Any, Any]] | None = None,
-        ids: list[Any] | None = None,
-        **kwargs: Any,
-    ) -> PlaceboVectorStore:
-        """Async twin of `from_texts`."""
-        docs = texts_to_documents(texts, metadatas, method="afrom_texts")
-        store = cls(embedding, **kwargs)
-        await store.aadd_documents(docs, ids=ids)
-        return store
-
     def __repr__(self) -> str:
+        store, setting = self._store, self._distance.setting
+        distance = f"distance_strategy={setting!r}, " if self._facts.distance_settings else ""
         return (
-            f"PlaceboVectorStore(profile={self._store.profile.name!r}, "
-            f"metric={self._store.profile.metric!r}, "
-            + (
-                f"distance_strategy={self._distance.setting!r}, "
-                if self._facts.distance_settings
-                else ""
-            )
-            + f"namespace={self._namespace!r}, "
-            f"count={self._store.count(self._namespace)})"
+            f"PlaceboVectorStore(profile={store.profile.name!r}, metric={store.profile.metric!r}, "
+            f"{distance}namespace={self._namespace!r}, count={store.count(self._namespace)})"
         )

@@ -151,6 +151,15 @@ def plan_add(
     dups = repeated(core_ids)
     if dups and facts.duplicate_ids != "last_wins":
         raise facts.id_error_type(facts.duplicate_ids.format(dups=", ".join(dict.fromkeys(dups))))
+    if facts.existing_id == "append":  # every document is a new row (no primary key)
+        return AddPlan(
+            returned=returned,
+            core_ids=core_ids,
+            texts=[doc.page_content for doc in documents],
+            metadatas=[doc.metadata for doc in documents],
+            generated=generated,
+            positions=list(range(len(documents))),
+        )
     if facts.existing_id != "upsert":
         existing = {i for i in core_ids if exists(i)}
         if existing:
@@ -199,6 +208,9 @@ class Writes:
         self._native = native
         self._guard = guard
         self.ordinals = ordinals
+        self.overwrite = False
+        """Whether an add replaces every row first (``IntegrationFacts.overwrite_by_default``,
+        or the constructor's ``mode=``)."""
 
     def _take(self, documents: Any, kwargs: dict[str, Any]) -> tuple[list[Document], Any, str]:
         ids = kwargs.pop("ids", None)
@@ -207,16 +219,19 @@ class Writes:
         resolve_ids(documents, ids)  # the shape of ids, checked before anything is embedded
         return documents, ids, ns
 
-    def add(self, documents: Iterable[Document], kwargs: dict[str, Any]) -> list[Any]:
+    def add(
+        self, documents: Iterable[Document], kwargs: dict[str, Any], *, id_metadata: bool = False
+    ) -> list[Any]:
         """Add `documents` (`kwargs`: the call's `ids`, `namespace` and ignored extras); the
-        ids, one per document."""
+        ids, one per document. `id_metadata`: each document's metadata is `{key: its id}`
+        (`IntegrationFacts.id_metadata_key`: `add_texts` without metadatas)."""
         docs, ids, ns = self._take(documents, kwargs)
         vectors = None
         if not self._native and docs:
             # Every input text is embedded, repeated ids included, as the real stores do.
             texts = [d.page_content for d in docs]
             vectors = self._checked(self._embedding.embed_documents(texts), len(texts))
-        return self._commit(docs, ids, vectors, ns, unit=True)
+        return self._commit(docs, ids, vectors, ns, unit=True, id_metadata=id_metadata)
 
     async def aadd(self, documents: Iterable[Document], kwargs: dict[str, Any]) -> list[Any]:
         """Async twin of `add` (embeds with `aembed_documents`)."""
@@ -255,7 +270,14 @@ class Writes:
         return given
 
     def _commit(
-        self, docs: list[Document], ids: Any, vectors: list[Any] | None, ns: str, *, unit: bool
+        self,
+        docs: list[Document],
+        ids: Any,
+        vectors: list[Any] | None,
+        ns: str,
+        *,
+        unit: bool,
+        id_metadata: bool = False,
     ) -> list[Any]:
         def exists(core_id: str) -> bool:
             return self._core.get(core_id, namespace=ns) is not None
@@ -263,16 +285,23 @@ class Writes:
         with self.ordinals.lock:
             self._guard()
             plan = plan_add(self._ids, docs, ids, self.ordinals.value, exists)
+            key = self._ids.facts.id_metadata_key
             metadatas: Sequence[Any] = plan.metadatas
+            if id_metadata and key is not None:
+                metadatas = [{key: value} for value in plan.returned]
             if self._collections is not None:
                 # The collection's typed fields: fixed by the first batch, checked per row.
-                metadatas = self._collections.rows(ns, plan.metadatas)
+                metadatas = self._collections.rows(ns, metadatas)
             columns: list[Sequence[Any]] = [plan.core_ids, plan.texts, metadatas]
             if vectors is not None:
                 chosen = [vectors[n] for n in plan.positions]
                 columns.append(self._distance.unit(chosen) if unit else chosen)
-            if plan.core_ids:
-                self._core.upsert_many(list(zip(*columns, strict=True)), namespace=ns)
+            records = list(zip(*columns, strict=True))
+            if self._ids.facts.existing_id == "append":
+                if records:
+                    self._core.append_many(records, namespace=ns, replace=self.overwrite)
+            elif records:
+                self._core.upsert_many(records, namespace=ns)
             self.ordinals.value += plan.generated
         return plan.returned
 

@@ -29,6 +29,15 @@ _QDRANT_SHARDS = "QdrantVectorStore's custom sharding (a Qdrant cluster feature)
 _QDRANT_UPLOAD = "QdrantVectorStore's upload tuning (nothing is uploaded in memory)"
 _QDRANT_PAYLOAD = "QdrantVectorStore's payload layout (the double keeps the default one)"
 _SIMPLE = "SimpleVectorStore's storage internals (seed with add() or from_core_store())"
+_PG_CONNECTION = "PGVectorStore's connection to PostgreSQL (its engines, database and table)"
+_PG_TABLE = "PGVectorStore's table definition on the PostgreSQL server"
+_PG_INDEX = (
+    "PGVectorStore's approximate pgvector index (HNSW); the double is the exact scan, as "
+    "PGVectorStore without hnsw_kwargs"
+)
+_PG_FULL_TEXT = (
+    "PGVectorStore's hybrid search over a PostgreSQL full-text (tsvector) column, a server feature"
+)
 
 ENGINE_ONLY_ARGUMENTS: Mapping[str, str] = MappingProxyType(
     {
@@ -74,6 +83,29 @@ ENGINE_ONLY_ARGUMENTS: Mapping[str, str] = MappingProxyType(
         "replication_factor": _QDRANT_SHARDS,
         "write_consistency_factor": _QDRANT_SHARDS,
         "shard_identifier": _QDRANT_SHARDS,
+        # PGVectorStore(...) / PGVectorStore.from_params(...)
+        "connection_string": _PG_CONNECTION,
+        "async_connection_string": _PG_CONNECTION,
+        "engine": _PG_CONNECTION,
+        "async_engine": _PG_CONNECTION,
+        "create_engine_kwargs": _PG_CONNECTION,
+        "database": _PG_CONNECTION,
+        "user": _PG_CONNECTION,
+        "password": _PG_CONNECTION,
+        "debug": _PG_CONNECTION,
+        "perform_setup": _PG_TABLE,
+        "initialization_fail_on_error": _PG_TABLE,
+        "table_name": _PG_TABLE,
+        "schema_name": _PG_TABLE,
+        "embed_dim": _PG_TABLE + " (the double takes the width of the first vector)",
+        "use_jsonb": _PG_TABLE + " (the double keeps metadata as the default json column)",
+        "use_halfvec": _PG_TABLE + " (half-precision vectors)",
+        "indexed_metadata_keys": _PG_TABLE + " (metadata indexes)",
+        "cache_ok": _PG_TABLE,
+        "customize_query_fn": "PGVectorStore's SQLAlchemy query customisation",
+        "hnsw_kwargs": _PG_INDEX,
+        "hybrid_search": _PG_FULL_TEXT,
+        "text_search_config": _PG_FULL_TEXT,
         # SimpleVectorStore(...)
         "data": _SIMPLE,
         "fs": "SimpleVectorStore's default filesystem (pass fs= to persist() instead)",
@@ -82,7 +114,10 @@ ENGINE_ONLY_ARGUMENTS: Mapping[str, str] = MappingProxyType(
 """Constructor (and, for ``shard_identifier``, method) arguments of the real stores that only a
 real client or server can serve, with the reason given in the ``NotImplementedError``."""
 
-_SPARSE_MODES = "a search of a sparse or full-text index (a server feature, as in hybrid search)"
+_SPARSE_MODES = (
+    "a search of a sparse or full-text index (a server feature, as in hybrid search: Qdrant's "
+    "sparse vectors, PGVectorStore's hybrid_search tsvector column)"
+)
 _LEARNERS = "a scikit-learn model fitted per query (SimpleVectorStore only)"
 
 ENGINE_ONLY_MODES: Mapping[VectorStoreQueryMode, str] = MappingProxyType(

@@ -51,16 +51,22 @@ from placeborag_core import FilterError
 from placeborag_llamaindex import _qdrant_values as qv
 
 __all__ = [
+    "SqlFilters",
     "Translator",
     "Where",
     "chroma_where",
     "default_where",
+    "lancedb_sql",
     "milvus_where",
+    "no_filters",
     "qdrant_where",
 ]
 
 Where = dict[str, Any]
 Translator = Callable[[MetadataFilters], "Where | str | None"]
+SqlFilters = Callable[[MetadataFilters, "list[str] | None"], str]
+"""Builds the SQL text an integration sends for ``MetadataFilters`` (given the metadata keys
+of the first node the store added)."""
 
 _CORE_OPERATORS: dict[FilterOperator, str] = {
     FilterOperator.EQ: "$eq",
@@ -303,3 +309,56 @@ def milvus_where(filters: MetadataFilters) -> str | None:
     if not parts:
         return None
     return f"({joined})" if len(parts) > 1 else joined
+
+
+# --------------------------------------------------------------------------------- faiss
+
+
+def no_filters(filters: MetadataFilters) -> Where | None:
+    """``FaissVectorStore.query``: any ``filters`` raise (``li-faiss-filters``)."""
+    raise ValueError("Metadata filters not implemented for Faiss yet.")
+
+
+# --------------------------------------------------------------------------------- lancedb
+
+_LANCEDB_OPERATORS: dict[FilterOperator, str] = {
+    FilterOperator.EQ: " = ",
+    FilterOperator.GT: " > ",
+    FilterOperator.GTE: " >= ",
+    FilterOperator.LT: " < ",
+    FilterOperator.LTE: " <= ",
+    FilterOperator.TEXT_MATCH: " LIKE ",
+    FilterOperator.NE: " NOT LIKE ",
+    FilterOperator.IN: " IN ",
+}
+"""``llama_index.vector_stores.lancedb.util.sql_operator_mapper``: any other operator raises
+``KeyError`` (``li-lancedb-filter-unsupported-*``)."""
+
+
+def lancedb_sql(filters: MetadataFilters, metadata_keys: list[str] | None) -> str:
+    """The SQL ``LanceDBVectorStore._to_lance_filter`` builds, quirks included (read from its
+    source and measured, ``li-lancedb-filter-*``): a key of the first node's metadata becomes
+    ``metadata.<key>`` (any other is a bare column name); ``!=`` is ``NOT LIKE '%value%'`` and
+    ``text_match`` ``LIKE '%value%'``; strings are quoted unescaped (lists escape ``'``);
+    numbers as Python prints them; OR joins with ``OR``, any other condition (NOT and None
+    included) with ``AND``; a nested ``MetadataFilters`` raises ``AttributeError``."""
+    parts: list[str] = []
+    for leaf in filters.filters:
+        item: Any = leaf  # a nested MetadataFilters has no key: AttributeError, as in the real
+        name = item.key
+        key = f"metadata.{name}" if metadata_keys is None or name in metadata_keys else name
+        operator = _LANCEDB_OPERATORS[item.operator]
+        value = item.value
+        if item.operator in (FilterOperator.TEXT_MATCH, FilterOperator.NE):
+            parts.append(f"{key}{operator}'%{value}%'")
+        elif isinstance(value, list):
+            shown = [
+                "'" + v.replace("'", "''") + "'" if isinstance(v, str) else str(v) for v in value
+            ]
+            parts.append(f"{key}{operator}({','.join(shown)})")
+        elif isinstance(value, int | float):
+            parts.append(f"{key}{operator}{value}")
+        else:
+            parts.append(f"{key}{operator}'{value!s}'")
+    joiner = " OR " if filters.condition == FilterCondition.OR else " AND "
+    return joiner.join(parts)

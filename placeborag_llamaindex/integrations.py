@@ -23,6 +23,19 @@ query without embedding   score None             score None                   sc
 native filter keyword     none                   none                         ``qdrant_filters=``
 ========================  =====================  ===========================  ===================
 
+``pgvector`` (``PGVectorStore``): score ``1 - cosine distance`` (cosine only), any JSON
+metadata, any str node id, an existing id replaced (the real store inserts a second row: a
+named divergence), ``doc_ids``/``node_ids`` ignored, MMR over a prefetch of 4 x top_k (the
+query's ``mmr_threshold`` before the keyword's), ``get_nodes([])`` every node and
+``get_nodes()`` an ``AssertionError``, ``delete_nodes()`` without ids or filters a no-op, a query
+without embedding scores 0.0, ``get_nodes`` with vectors, filters as the SQL the store writes
+(``pgvector_filters``).
+
+``milvus`` (``MilvusVectorStore``): the raw engine score (squared L2 under L2), IP when the store
+names no metric, filters as the expression string the integration builds, read with Milvus's
+rules (``filters.milvus_where``), ``doc_ids``/``node_ids`` honoured, MMR over a prefetch of
+4 x top_k, an existing id replaced (Milvus keeps both copies: a named divergence).
+
 Node ids follow the engine's own id rule (``Profile.ids``); a node id is a str, so under Qdrant
 it must be a UUID (``li-qdrant-node-ids``). The default profile has no real counterpart; where it
 is compared with llama-index-core's ``SimpleVectorStore`` the facts are the ``li-simple-*`` ones.
@@ -33,108 +46,58 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Literal
+
+import numpy as np
 
 from placeborag_core.backends import PROFILES, PayloadLayout
+from placeborag_core.backends.lancedb.columns import LanceColumns
+from placeborag_core.backends.lancedb.filters import (
+    read_lancedb_delete_where,
+    read_lancedb_plain_where,
+)
 from placeborag_llamaindex.filters import (
-    Translator,
     chroma_where,
     default_where,
+    lancedb_sql,
     milvus_where,
+    no_filters,
     qdrant_where,
 )
+from placeborag_llamaindex.integration_facts import IntegrationFacts, same_score
 from placeborag_llamaindex.nodes import node_record_id
+from placeborag_llamaindex.pgvector_filters import pgvector_where, pgvector_where_with_ids
 
 __all__ = ["INTEGRATIONS", "IntegrationFacts", "integration_for"]
 
 DOC = "docs/integrations/llamaindex.md"
 
 
-def _same_score(score: float) -> float:
-    return float(score)
-
-
 def _exp_minus_distance(distance: float) -> float:
     return math.exp(-distance)
 
 
-@dataclass(frozen=True)
-class IntegrationFacts:
-    """The conventions of one real LlamaIndex integration (see the module docstring).
+def _one_minus_distance(distance: float) -> float:
+    return 1.0 - float(distance)  # PGVectorStore: 1 - item.distance (NaN stays NaN)
 
-    Attributes:
-        profile: the core profile this row belongs to.
-        integration: dotted name of the real class, for messages and docs.
-        translate_filters: ``MetadataFilters`` -> core ``where`` clause, with the integration's
-            rejections (see ``filters``).
-        node_score: the engine's score or distance -> ``NodeWithScore.score``.
-        flat_metadata: metadata values must be str/int/float/None.
-        none_metadata_as_empty_string: a ``None`` metadata value is stored as ``""``.
-        existing_id: ``add`` of an id already stored ``"replace"``s it or keeps the first.
-        duplicate_ids_in_add: an id twice in one ``add``: ``"last_wins"`` or ``"raise"``.
-        honours_doc_ids, honours_node_ids: whether ``VectorStoreQuery.doc_ids`` / ``node_ids``
-            restrict a query.
-        mmr: MMR mode over ``"all_candidates"``, over a ``"prefetch"`` of the best (with a plain
-            query when it yields fewer than ``top_k``), or ``"ignored"`` (a plain top-k).
-        mmr_prefetch_factor: the default prefetch, in multiples of ``top_k`` (``"prefetch"``
-            only; the ``mmr_prefetch_factor``/``mmr_prefetch_k`` query options override it).
-        get_nodes_empty_ids: what ``get_nodes([])`` returns.
-        delete_nodes_needs_ids: ``delete_nodes`` raises without ids, even with filters.
-        unranked_score: the score of each node of a query without embedding.
-        get_nodes_with_embedding: ``get_nodes`` returns nodes with their vectors.
-        get_nodes_limit: ``get_nodes`` takes ``limit=`` (at most that many nodes).
-        native_filter_kwarg: the ``query`` keyword that takes the engine's own filter object and
-            replaces the query's filters (None: no such keyword).
-        native_filter_payload: where the integration keeps a node in the engine's payload, for
-            reading that filter with the profile's ``native_filter``.
-        default_metric: the engine metric when the store names none (None: the profile's;
-            ``MilvusVectorStore``'s ``similarity_metric`` defaults to IP).
-        evidence: (fact, where it is documented) pairs.
-    """
 
-    profile: str
-    integration: str
-    translate_filters: Translator
-    node_score: Callable[[float], float]
-    flat_metadata: bool
-    none_metadata_as_empty_string: bool
-    existing_id: Literal["replace", "keep_first"]
-    duplicate_ids_in_add: Literal["last_wins", "raise"]
-    honours_doc_ids: bool
-    honours_node_ids: bool
-    mmr: Literal["all_candidates", "prefetch", "ignored"]
-    get_nodes_empty_ids: Literal["nothing", "everything"]
-    delete_nodes_needs_ids: bool
-    unranked_score: float | None
-    get_nodes_with_embedding: bool
-    mmr_prefetch_factor: float | None = None
-    get_nodes_limit: bool = False
-    native_filter_kwarg: str | None = None
-    native_filter_payload: PayloadLayout | None = None
-    default_metric: str | None = None
-    evidence: tuple[tuple[str, str], ...] = ()
+def _exp_minus_distance_f32(distance: float) -> float:
+    # LanceDBVectorStore: np.exp(-results["_distance"]) on a float32 column stays float32.
+    return float(np.exp(-np.float32(distance)))
 
-    def __post_init__(self) -> None:
-        if (self.mmr == "prefetch") != (self.mmr_prefetch_factor is not None):
-            raise ValueError(
-                f"integration {self.profile!r}: mmr_prefetch_factor is needed exactly when mmr "
-                "is 'prefetch'"
-            )
-        if (self.native_filter_kwarg is None) != (self.native_filter_payload is None):
-            raise ValueError(
-                f"integration {self.profile!r}: native_filter_kwarg and native_filter_payload "
-                "go together"
-            )
+
+def _numpy_float32(score: float) -> float:
+    # FaissVectorStore hands faiss's float32 distances back as they are.
+    result: float = np.float32(score)
+    return result
 
 
 _DEFAULT = IntegrationFacts(
     profile="default",
     integration="PlaceboVectorStore (no real counterpart: the clean profile)",
     translate_filters=default_where,
-    node_score=_same_score,
+    node_score=same_score,
     flat_metadata=False,
     none_metadata_as_empty_string=False,
     existing_id="replace",
@@ -188,7 +151,7 @@ _QDRANT = IntegrationFacts(
     profile="qdrant",
     integration="llama_index.vector_stores.qdrant.QdrantVectorStore",
     translate_filters=qdrant_where,
-    node_score=_same_score,
+    node_score=same_score,
     flat_metadata=False,
     none_metadata_as_empty_string=False,
     existing_id="replace",
@@ -226,7 +189,7 @@ _MILVUS = IntegrationFacts(
     profile="milvus",
     integration="llama_index.vector_stores.milvus.MilvusVectorStore",
     translate_filters=milvus_where,
-    node_score=_same_score,
+    node_score=same_score,
     flat_metadata=False,
     none_metadata_as_empty_string=False,
     existing_id="replace",
@@ -249,8 +212,140 @@ _MILVUS = IntegrationFacts(
     ),
 )
 
+_NEW = "docs/integrations/new_integrations.md"
+
+_PGVECTOR = IntegrationFacts(
+    profile="pgvector",
+    integration="llama_index.vector_stores.postgres.PGVectorStore",
+    translate_filters=pgvector_where,
+    node_score=_one_minus_distance,
+    flat_metadata=False,
+    none_metadata_as_empty_string=False,
+    existing_id="replace",  # the real store inserts a second row: not reproduced (divergence)
+    duplicate_ids_in_add="last_wins",  # ditto: both rows are inserted
+    honours_doc_ids=False,
+    honours_node_ids=False,
+    mmr="prefetch",
+    mmr_prefetch_factor=4.0,  # DEFAULT_MMR_PREFETCH_FACTOR of the integration's source
+    get_nodes_empty_ids="everything",
+    delete_nodes_needs_ids=False,
+    unranked_score=0,  # a NULL distance (no embedding) is reported as the int 0
+    get_nodes_with_embedding=True,
+    metrics=("cosine",),
+    mmr_threshold_first="query",
+    ignored_query_kwargs=("ivfflat_probes", "hnsw_ef_search"),
+    delete_nodes_unrestricted="nothing",
+    get_nodes_needs_arguments=True,
+    ids_into_where=pgvector_where_with_ids,
+    evidence=(
+        ("score", f"{_NEW}#li-pgvector-score-one-minus-cosine-distance-json"),
+        ("filters", f"{_NEW}: li-pgvector-filter-* (the SQL of _build_filter_clause)"),
+        ("add", f"{_NEW}: li-pgvector-add-existing-node-id-duplicates (a divergence here)"),
+        ("k", f"{_NEW}: li-pgvector-k-0-empty"),
+        ("delete_nodes", f"{_NEW}: li-pgvector-delete-missing-node-silent"),
+        ("mmr, get_nodes, doc_ids", "llama_index/vector_stores/postgres/base.py 0.9.0"),
+    ),
+)
+
+_LANCEDB_TABLE = PayloadLayout(
+    metadata_prefix="metadata.",
+    text_key="text",
+    table_columns=("id", "doc_id", "vector", "text", "{metadata}"),
+)
+"""LanceDBVectorStore's table: ``id``, ``doc_id`` (the ref doc id), ``vector``, ``text`` and a
+``metadata`` struct (the node's metadata dict with LlamaIndex's bookkeeping keys)."""
+
+
+def _lancedb_ids(node_ids: list[str]) -> str:
+    # LanceDBVectorStore.delete_nodes / get_nodes: 'id in ("' + '","'.join(ids) + '")'
+    return 'id in ("' + '","'.join(node_ids) + '")'
+
+
+def _lancedb_ref_doc(ref_doc_id: str) -> str:
+    # LanceDBVectorStore.delete: f'{doc_id_key} = "' + ref_doc_id + '"'
+    return 'doc_id = "' + ref_doc_id + '"'
+
+
+_LANCEDB = IntegrationFacts(
+    profile="lancedb",
+    integration="llama_index.vector_stores.lancedb.LanceDBVectorStore",
+    translate_filters=default_where,  # unused: sql_filters builds LanceDB's SQL
+    node_score=_exp_minus_distance_f32,
+    flat_metadata=True,
+    none_metadata_as_empty_string=False,
+    existing_id="append",
+    duplicate_ids_in_add="last_wins",
+    honours_doc_ids=False,
+    honours_node_ids=False,
+    mmr="ignored",
+    get_nodes_empty_ids="nothing",
+    delete_nodes_needs_ids=False,
+    unranked_score=None,
+    get_nodes_with_embedding=True,
+    empty_result=(Warning, "query results are empty.."),
+    refused=MappingProxyType(
+        {"clear": (NotImplementedError, "clear not implemented")},
+    ),
+    profile_columns=LanceColumns(layout="struct"),
+    sql_filters=lancedb_sql,
+    sql_layout=_LANCEDB_TABLE,
+    sql_plain_reader=read_lancedb_plain_where,
+    sql_delete_reader=read_lancedb_delete_where,
+    delete_sql=_lancedb_ref_doc,
+    delete_nodes_sql=_lancedb_ids,
+    get_nodes_sql=_lancedb_ids,
+    get_nodes_limit_default=10,
+    evidence=(
+        ("score", f"{DOC}#li-lancedb-score-exp-minus-l2-squared"),
+        ("metadata", f"{DOC}#li-lancedb-metadata-struct-double-for-int-and-float"),
+        ("add", f"{DOC}#li-lancedb-add-existing-node-id-appends"),
+        ("filters", f"{DOC}#li-lancedb-filter-sql, #li-lancedb-ne-is-not-like-substring"),
+        ("delete, get_nodes", f"{DOC}#li-lancedb-get-nodes-broken-backticks"),
+        ("empty result", f"{DOC}#li-lancedb-empty-result-raises-warning"),
+    ),
+)
+
+_FAISS = IntegrationFacts(
+    profile="faiss",
+    integration="llama_index.vector_stores.faiss.FaissVectorStore",
+    translate_filters=no_filters,
+    node_score=_numpy_float32,
+    flat_metadata=False,
+    none_metadata_as_empty_string=False,
+    existing_id="append",
+    duplicate_ids_in_add="last_wins",
+    honours_doc_ids=False,
+    honours_node_ids=False,
+    mmr="ignored",
+    get_nodes_empty_ids="nothing",
+    delete_nodes_needs_ids=False,
+    unranked_score=None,
+    get_nodes_with_embedding=False,
+    stores_text=False,
+    record_ids="position",
+    similarity_type=_numpy_float32,
+    refused=MappingProxyType(
+        {
+            "delete": (NotImplementedError, "Delete not yet implemented for Faiss index."),
+            "delete_nodes": (NotImplementedError, "delete_nodes not implemented"),
+            "get_nodes": (NotImplementedError, "get_nodes not implemented"),
+            "clear": (NotImplementedError, "clear not implemented"),
+        }
+    ),
+    evidence=(
+        ("score", f"{DOC}#li-faiss-score-raw-l2-heap-ties, #li-faiss-score-raw-ip-heap-ties"),
+        ("ids", f"{DOC}#li-faiss-store-ids-positions-np-float32, #li-faiss-add-returns-position"),
+        ("stores_text", f"{DOC}#li-faiss-text-in-docstore"),
+        ("filters", f"{DOC}#li-faiss-filters"),
+        ("delete, get_nodes", f"{DOC}#li-faiss-delete"),
+    ),
+)
+
 INTEGRATIONS: Mapping[str, IntegrationFacts] = MappingProxyType(
-    {facts.profile: facts for facts in (_DEFAULT, _CHROMA, _QDRANT, _MILVUS)}
+    {
+        facts.profile: facts
+        for facts in (_DEFAULT, _CHROMA, _QDRANT, _MILVUS, _PGVECTOR, _LANCEDB, _FAISS)
+    }
 )
 
 

@@ -92,9 +92,15 @@ class NodeCodec:
     def ranked(self, matches: Sequence[Match]) -> VectorStoreQueryResult:
         """A query result: the matches' nodes, scored as the integration reports them."""
         score = self.integration.node_score
+        number = self.integration.similarity_type
+        if not self.integration.stores_text:  # the index keeps the nodes; only ids come back
+            return VectorStoreQueryResult(
+                similarities=[number(score(m.score)) for m in matches],
+                ids=[m.id for m in matches],
+            )
         return VectorStoreQueryResult(
             nodes=[self.node(m.id, m.text, m.metadata) for m in matches],
-            similarities=[score(m.score) for m in matches],
+            similarities=[number(score(m.score)) for m in matches],
             ids=[m.id for m in matches],
         )
 

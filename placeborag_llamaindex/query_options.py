@@ -81,7 +81,7 @@ class QueryOptions:
     prefetch_factor: float | None = None
     prefetch_k_override: int | None = None
     fetch_k: int | None = None
-    where: dict[str, Any] | None = None
+    where: dict[str, Any] | str | None = None  # str: the engine's SQL (``sql_layout`` rows)
     where_document: Any = None  # validated by the core store, with Chroma's messages
     native_filter: Any = None  # the engine's own filter object, read by the core profile
 
@@ -90,8 +90,10 @@ class QueryOptions:
         cls, kwargs: Mapping[str, Any], query: VectorStoreQuery, integration: IntegrationFacts
     ) -> QueryOptions:
         """Validate ``kwargs`` and ``query.mode`` for a store of ``integration``."""
-        accepted = _ALWAYS + tuple(
-            name for group in _integration_options(integration) for name in group
+        accepted = (
+            _ALWAYS
+            + tuple(name for group in _integration_options(integration) for name in group)
+            + integration.ignored_query_kwargs
         )
         unknown = sorted(set(kwargs) - set(accepted))
         if unknown:
@@ -105,11 +107,11 @@ class QueryOptions:
             raise ValueError(
                 f"{native} and where cannot be combined: each replaces the query's filters"
             )
-        threshold = _threshold(kwargs, query)
+        threshold = _threshold(kwargs, query, integration.mmr_threshold_first)
         prefetch_factor = _prefetch_factor(kwargs, integration.mmr_prefetch_factor)
         prefetch_k = _prefetch_k(kwargs)
         fetch_k = _fetch_k(kwargs)
-        where = _where(kwargs, query)
+        where = _where(kwargs, query, integration)
         return cls(
             mmr=_mode(query.mode) == VectorStoreQueryMode.MMR,
             mmr_threshold=threshold,
@@ -129,9 +131,13 @@ class QueryOptions:
         return max(int(k * self.prefetch_factor), k)
 
 
-def _threshold(kwargs: Mapping[str, Any], query: VectorStoreQuery) -> float:
-    # The keyword wins, even an explicit None (SimpleVectorStore's newer rule).
-    raw = kwargs.get("mmr_threshold", query.mmr_threshold)
+def _threshold(kwargs: Mapping[str, Any], query: VectorStoreQuery, first: str) -> float:
+    raw: Any
+    if first == "query" and query.mmr_threshold is not None:
+        raw = query.mmr_threshold  # PGVectorStore._prepare_mmr_query: the query's first
+    else:
+        # The keyword wins, even an explicit None (SimpleVectorStore's newer rule).
+        raw = kwargs.get("mmr_threshold", query.mmr_threshold)
     if raw is None:
         return _DEFAULT_MMR_THRESHOLD
     if not _is_number(raw) or not 0 <= raw <= 1:
@@ -169,10 +175,20 @@ def _fetch_k(kwargs: Mapping[str, Any]) -> int | None:
     return _positive_int(kwargs, "fetch_k")
 
 
-def _where(kwargs: Mapping[str, Any], query: VectorStoreQuery) -> dict[str, Any] | None:
+def _where(
+    kwargs: Mapping[str, Any], query: VectorStoreQuery, integration: IntegrationFacts
+) -> dict[str, Any] | str | None:
     raw = kwargs.get("where")
     if raw is None:
         return None
+    if isinstance(raw, str) and integration.sql_layout is not None:
+        # LanceDBVectorStore takes where= as its SQL, refused beside query.filters
+        if query.filters is not None:
+            raise ValueError(
+                "Cannot specify filter via both query and kwargs. Use kwargs only for lancedb "
+                "specific items that are not supported via the generic query interface."
+            )
+        return raw
     if query.filters is not None:
         raise ValueError(
             "Cannot specify metadata filters via both query and kwargs. Use kwargs only for "

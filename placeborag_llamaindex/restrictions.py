@@ -9,7 +9,7 @@ query's keyword arguments (a core-dialect ``where``, the engine's native filter)
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from llama_index.core.vector_stores.types import MetadataFilters, VectorStoreQuery
 
@@ -19,7 +19,7 @@ from placeborag_llamaindex.integrations import IntegrationFacts
 from placeborag_llamaindex.nodes import NodeCodec
 from placeborag_llamaindex.query_options import QueryOptions
 
-__all__ = ["Restriction", "Restrictions"]
+__all__ = ["FirstKeys", "Restriction", "Restrictions"]
 
 Restriction = tuple[Where | None, Collection[str] | None]
 """A ``where`` clause (None: no condition) and record ids (None: no id restriction)."""
@@ -31,17 +31,46 @@ def _all_of(clauses: Sequence[Where]) -> Where | None:
     return clauses[0] if len(clauses) == 1 else {"$and": list(clauses)}
 
 
+class FirstKeys:
+    """The metadata keys of the first node a store added (LanceDBVectorStore's
+    ``_metadata_keys``: which filter keys it prefixes with ``metadata.``); None before."""
+
+    def __init__(self) -> None:
+        self.keys: list[str] | None = None
+
+
 @dataclass(frozen=True)
 class Restrictions:
     """Builds the restriction of each kind of call for one integration over one engine.
 
     ``native_filter`` is the engine profile's reader of its own filter objects; it is needed
-    only when the integration has a native filter keyword.
+    only when the integration has a native filter keyword or builds SQL (``sql_filters``).
     """
 
     integration: IntegrationFacts
     codec: NodeCodec
     native_filter: NativeFilter | None
+    first_keys: FirstKeys = field(default_factory=FirstKeys)
+
+    def sql(self, text: str, *, plain: bool = False, delete: bool = False) -> Where | None:
+        """SQL the integration builds, read with the engine's reader (``plain``: for a
+        search without a vector; ``delete``: for a delete)."""
+        layout = self.integration.sql_layout
+        reader = self.native_filter
+        if plain:
+            reader = self.integration.sql_plain_reader
+        elif delete:
+            reader = self.integration.sql_delete_reader
+        assert layout is not None
+        assert reader is not None
+        where: Where | None = reader(text, layout).where
+        return where
+
+    def of_sql_filters(self, filters: MetadataFilters, *, plain: bool = False) -> Where | None:
+        """``filters`` as the integration's SQL (see ``IntegrationFacts.sql_filters``)."""
+        build = self.integration.sql_filters
+        assert build is not None
+        return self.sql(build(filters, self.first_keys.keys), plain=plain)
 
     def __post_init__(self) -> None:
         if self.integration.native_filter_kwarg is not None and self.native_filter is None:
@@ -54,6 +83,8 @@ class Restrictions:
         """``filters`` translated as the integration does; its rejections raise here."""
         if filters is None:
             return None
+        if self.integration.sql_filters is not None:
+            return self.of_sql_filters(filters)
         return self.integration.translate_filters(filters)
 
     def of_query(self, query: VectorStoreQuery, options: QueryOptions) -> Restriction:
@@ -68,6 +99,8 @@ class Restrictions:
             assert self.native_filter is not None  # checked when built
             read = self.native_filter(options.native_filter, layout)
             return read.where, read.ids
+        if isinstance(options.where, str):  # the engine's SQL (parsed for sql_layout rows)
+            return self.sql(options.where), None
         clauses: list[Where] = []
         if self.integration.honours_doc_ids and query.doc_ids:
             clauses.append({"doc_id": {"$in": list(query.doc_ids)}})
@@ -87,14 +120,39 @@ class Restrictions:
         self, node_ids: Sequence[str] | None, filters: MetadataFilters | None
     ) -> Restriction:
         """The restriction of ``get_nodes``: the nodes among ``node_ids`` passing ``filters``."""
+        if self.integration.get_nodes_needs_arguments and node_ids is None and filters is None:
+            raise AssertionError("Either node_ids or filters must be provided")
         if not node_ids and self.integration.get_nodes_empty_ids == "everything":
             node_ids = None
-        return self.of_filters(filters), self.codec.record_ids(node_ids)
+        build = self.integration.get_nodes_sql
+        if build is not None:  # the integration's own SQL; node ids win over filters
+            if node_ids is not None:
+                return self.sql(build(list(node_ids)), plain=True), None
+            if filters is None:
+                return None, None
+            return self.of_sql_filters(filters, plain=True), None
+        return self._joined(self.of_filters(filters), self.codec.record_ids(node_ids))
+
+    def _joined(self, where: Where | None, ids: list[str] | None) -> Restriction:
+        """The integration's way of combining ids with a filter (see ``ids_into_where``)."""
+        join = self.integration.ids_into_where
+        if join is None or where is None or ids is None:
+            return where, ids
+        return join(where, ids), ids
+
+    def of_delete(self, ref_doc_id: str) -> Restriction:
+        """The restriction of ``delete(ref_doc_id)``: the nodes of that source document (or
+        what the integration's own SQL for it selects)."""
+        build = self.integration.delete_sql
+        if build is not None:
+            return self.sql(build(ref_doc_id), delete=True), None
+        return {"document_id": ref_doc_id}, None
 
     def of_delete_nodes(
         self, node_ids: Sequence[str] | None, filters: MetadataFilters | None
-    ) -> Restriction:
-        """The restriction of ``delete_nodes``: the nodes among ``node_ids`` passing ``filters``.
+    ) -> Restriction | None:
+        """The restriction of ``delete_nodes``: the nodes among ``node_ids`` passing ``filters``;
+        None when the integration deletes nothing (``PGVectorStore`` without ids or filters).
 
         An unsupported filter is reported first. With neither ids nor filters the real
         ``QdrantVectorStore`` and ``SimpleVectorStore`` delete every node
@@ -102,6 +160,13 @@ class Restrictions:
         ``li-simple-delete-nodes-none``); a test double refuses instead and points at
         ``clear()``.
         """
+        build = self.integration.delete_nodes_sql
+        if build is not None:  # the integration deletes by its own SQL and ignores filters
+            return self.sql(build(node_ids), delete=True), None  # type: ignore[arg-type]
+        if self.integration.delete_nodes_unrestricted == "nothing":
+            if not node_ids and filters is None:
+                return None
+            return self._joined(self.of_filters(filters), self.codec.record_ids(node_ids or None))
         where = self.of_filters(filters)
         if self.integration.delete_nodes_needs_ids and not node_ids:
             count = len(node_ids or [])

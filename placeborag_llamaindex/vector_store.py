@@ -18,6 +18,7 @@ has is refused by its base :class:`~placeborag_llamaindex.engine_only_methods.En
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
@@ -31,17 +32,18 @@ from llama_index.core.vector_stores.types import (
 from pydantic import ConfigDict, PrivateAttr, StrictBool, StrictFloat, StrictStr
 
 from placeborag_core import FakeEmbedder, FakeVectorStore
+from placeborag_core.backends import PROFILES, Profile
 from placeborag_core.messages import shown
 from placeborag_core.unicode_text import require_unicode
 from placeborag_llamaindex import inputs
 from placeborag_llamaindex.embedding import PlaceboEmbedding
 from placeborag_llamaindex.engine_only import refuse_engine_arguments
 from placeborag_llamaindex.engine_only_methods import EngineOnlyMethods
-from placeborag_llamaindex.integrations import IntegrationFacts, integration_for
+from placeborag_llamaindex.integrations import INTEGRATIONS, IntegrationFacts, integration_for
 from placeborag_llamaindex.nodes import NodeCodec
 from placeborag_llamaindex.persistence_methods import PersistenceMethods
 from placeborag_llamaindex.query_options import QueryOptions
-from placeborag_llamaindex.restrictions import Restrictions
+from placeborag_llamaindex.restrictions import FirstKeys, Restrictions
 from placeborag_llamaindex.search import Search
 from placeborag_llamaindex.writes import Writes
 
@@ -107,21 +109,38 @@ class PlaceboVectorStore(PersistenceMethods, EngineOnlyMethods, BasePydanticVect
                 "embedder must be a PlaceboEmbedding, a placeborag_core.FakeEmbedder or None, "
                 f"got {type(embedder).__name__}"
             )
+        row = INTEGRATIONS.get(data.get("profile", "default"))
+        expected = True if row is None else row.stores_text
+        data.setdefault("stores_text", expected)
         super().__init__(**data)
-        if self.stores_text is not True:
-            raise ValueError("PlaceboVectorStore always stores text; stores_text must be True")
+        if self.stores_text is not expected:
+            raise ValueError(
+                f"the {self.profile} profile's store {'stores' if expected else 'keeps no'} "
+                f"text; stores_text must be {expected}"
+            )
         if self.is_embedding_query is not True:
             raise ValueError(
                 "PlaceboVectorStore is queried with embeddings; is_embedding_query must be True"
             )
         require_unicode(self.namespace, "namespace")
         integration = integration_for(self.profile)
+        if integration.metrics is not None and self.metric not in (None, *integration.metrics):
+            raise ValueError(
+                f"{integration.integration} always queries with "
+                f"{' or '.join(integration.metrics)}; metric must be None or one of "
+                f"{list(integration.metrics)}, got {self.metric!r}"
+            )
         core_embedder = (
             embedder.core_embedder if isinstance(embedder, PlaceboEmbedding) else embedder
         )
+        profile: str | Profile = self.profile
+        if integration.profile_columns is not None:  # the integration's own table layout
+            profile = dataclasses.replace(
+                PROFILES[self.profile], columns=integration.profile_columns
+            )
         store = FakeVectorStore(
             embedder=core_embedder,
-            profile=self.profile,
+            profile=profile,
             metric=self.metric if self.metric is not None else integration.default_metric,
             filter_mode=self.filter_mode,
             recall=self.recall,
@@ -133,12 +152,22 @@ class PlaceboVectorStore(PersistenceMethods, EngineOnlyMethods, BasePydanticVect
     def _bind(self, store: FakeVectorStore, integration: IntegrationFacts) -> None:
         """Serve LlamaIndex's calls from ``store`` with ``integration``'s conventions."""
         codec = NodeCodec(integration, store.profile.ids)
+        first_keys = FirstKeys()
         self._store = store
         self._facts = integration
         self._codec = codec
-        self._restrictions = Restrictions(integration, codec, store.profile.native_filter)
+        self._restrictions = Restrictions(
+            integration, codec, store.profile.native_filter, first_keys
+        )
         self._search = Search(store, self.namespace, integration)
-        self._writes = Writes(store, self.namespace, integration, codec)
+        self._writes = Writes(store, self.namespace, integration, codec, first_keys)
+
+    def _refuse(self, method: str) -> None:
+        """Raise what the real integration raises for a method it does not implement."""
+        refused = self._facts.refused.get(method)
+        if refused is not None:
+            error, message = refused
+            raise error(message)
 
     @classmethod
     def from_core_store(cls, store: FakeVectorStore, *, namespace: str = "") -> PlaceboVectorStore:
@@ -207,7 +236,8 @@ class PlaceboVectorStore(PersistenceMethods, EngineOnlyMethods, BasePydanticVect
     def delete(self, ref_doc_id: str, **delete_kwargs: Any) -> None:
         """Delete every node whose source document is ``ref_doc_id`` (unknown: no-op)."""
         _reject_kwargs("delete", delete_kwargs)
-        self._writes.delete({"document_id": inputs.text(ref_doc_id, "ref_doc_id")}, None)
+        self._refuse("delete")
+        self._writes.delete(*self._restrictions.of_delete(inputs.text(ref_doc_id, "ref_doc_id")))
 
     async def adelete(self, ref_doc_id: str, **delete_kwargs: Any) -> None:
         self.delete(ref_doc_id, **delete_kwargs)
@@ -221,9 +251,12 @@ class PlaceboVectorStore(PersistenceMethods, EngineOnlyMethods, BasePydanticVect
         """Delete the nodes among ``node_ids`` that pass ``filters`` (missing ids: no-op), all
         or nothing."""
         _reject_kwargs("delete_nodes", delete_kwargs)
+        self._refuse("delete_nodes")
         node_ids = inputs.node_ids(node_ids, "node_ids")
         filters = inputs.filters(filters)
-        self._writes.delete(*self._restrictions.of_delete_nodes(node_ids, filters))
+        restriction = self._restrictions.of_delete_nodes(node_ids, filters)
+        if restriction is not None:
+            self._writes.delete(*restriction)
 
     async def adelete_nodes(
         self,
@@ -235,6 +268,7 @@ class PlaceboVectorStore(PersistenceMethods, EngineOnlyMethods, BasePydanticVect
 
     def clear(self) -> None:
         """Delete every node of this store's namespace."""
+        self._refuse("clear")
         self._writes.clear()
 
     async def aclear(self) -> None:
@@ -252,7 +286,8 @@ class PlaceboVectorStore(PersistenceMethods, EngineOnlyMethods, BasePydanticVect
 
         ``limit=`` (qdrant profile, as ``QdrantVectorStore.get_nodes``): at most that many.
         """
-        limit = self._get_nodes_limit(kwargs)
+        self._refuse("get_nodes")
+        limit = self._get_nodes_limit(kwargs) or self._facts.get_nodes_limit_default
         node_ids = inputs.node_ids(node_ids, "node_ids")
         filters = inputs.filters(filters)
         where, ids = self._restrictions.of_get_nodes(node_ids, filters)
@@ -312,6 +347,9 @@ class PlaceboVectorStore(PersistenceMethods, EngineOnlyMethods, BasePydanticVect
             )
             return self._codec.unranked(records)
         matches = self._search.nearest(query.query_embedding, k, where, ids, options)
+        if not matches and self._facts.empty_result is not None:
+            error, message = self._facts.empty_result
+            raise error(message)
         return self._codec.ranked(matches)
 
     async def aquery(self, query: VectorStoreQuery, **kwargs: Any) -> VectorStoreQueryResult:

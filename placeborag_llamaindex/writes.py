@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from llama_index.core.schema import BaseNode
 
@@ -13,6 +14,7 @@ from placeborag_core import FakeVectorStore
 from placeborag_core.store import Where
 from placeborag_llamaindex.integrations import IntegrationFacts
 from placeborag_llamaindex.nodes import NodeCodec, NodeRecord
+from placeborag_llamaindex.restrictions import FirstKeys
 
 __all__ = ["Writes"]
 
@@ -25,9 +27,15 @@ class Writes:
     namespace: str
     integration: IntegrationFacts
     codec: NodeCodec
+    first_keys: FirstKeys
 
     def add(self, nodes: Sequence[BaseNode]) -> list[str]:
-        """Store nodes that carry embeddings, all or nothing; returns their node ids, in order."""
+        """Store nodes that carry embeddings, all or nothing; returns their node ids (or, where
+        the engine numbers vectors, their positions), in order."""
+        if self.integration.record_ids == "position":
+            return self._add_positions(nodes)
+        if self.integration.existing_id == "append":
+            return self._append(nodes)
         records: dict[str, NodeRecord] = {}
         for node in nodes:
             key = self.codec.record_id(node.node_id)
@@ -45,6 +53,27 @@ class Writes:
         if records:
             self.store.upsert_many(list(records.values()), namespace=self.namespace)
         return [node.node_id for node in nodes]
+
+    def _append(self, nodes: Sequence[BaseNode]) -> list[str]:
+        """Every node becomes a new row, an id already stored or repeated included (LanceDB's
+        ``table.add``)."""
+        records = [(self.codec.record_id(n.node_id), *self.codec.contents(n)) for n in nodes]
+        if records:
+            self.store.append_many(records, namespace=self.namespace)
+            if self.first_keys.keys is None:
+                self.first_keys.keys = list(records[0][2])
+        return [node.node_id for node in nodes]
+
+    def _add_positions(self, nodes: Sequence[BaseNode]) -> list[str]:
+        """Vectors only, numbered by position (FAISS: the index keeps no ids, no text)."""
+        start = self.store.count(self.namespace)
+        ids = [str(start + i) for i in range(len(nodes))]
+        records: list[tuple[str, None, dict[str, Any], list[float]]] = [
+            (i, None, {}, n.get_embedding()) for i, n in zip(ids, nodes, strict=True)
+        ]
+        if records:
+            self.store.upsert_many(records, namespace=self.namespace)
+        return ids
 
     def delete(self, where: Where | None, ids: Collection[str] | None) -> None:
         """Delete the records among ``ids`` (None: any) that pass ``where``."""

@@ -14,8 +14,11 @@ from collections.abc import Mapping
 from types import MappingProxyType
 
 from placeborag_core.backends import chroma, default, faiss, weaviate
+from placeborag_core.backends.lancedb import profile as lancedb
 from placeborag_core.backends.milvus import profile as milvus
+from placeborag_core.backends.pgvector import profile as pgvector
 from placeborag_core.backends.profile import (
+    ColumnRule,
     IdRule,
     KRule,
     MetricVariant,
@@ -30,6 +33,7 @@ from placeborag_core.backends.ties import TieRule
 __all__ = [
     "ENGINES",
     "PROFILES",
+    "ColumnRule",
     "IdRule",
     "KRule",
     "MetricVariant",
@@ -39,7 +43,7 @@ __all__ = [
     "TieRule",
 ]
 
-ENGINES = (default, chroma, qdrant, faiss, weaviate, milvus)
+ENGINES = (default, chroma, qdrant, faiss, weaviate, milvus, pgvector, lancedb)
 """The engine modules, each with a ``PROFILE`` (and, if it has more than one, the others in
 ``MORE_PROFILES``), in the order profiles are listed."""
 
@@ -53,4 +57,4 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
     )
 )
 """The built-in profiles by name: ``default``, ``chroma``, ``qdrant``, ``faiss``, ``weaviate``,
-``milvus``, ``milvus_int64``."""
+``milvus``, ``milvus_int64``, ``pgvector``, ``lancedb``."""

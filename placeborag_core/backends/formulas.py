@@ -10,7 +10,10 @@ It names
 * the query as the engine sees it: rounded to ``"float32"`` (Chroma, FAISS) or kept
   ``"float64"`` (qdrant-client's local mode);
 * the IEEE steps that turn the float64 value into the reported number, in order: ``"float32"``
-  (round to float32), ``"one_minus"`` (``1 - x`` in the current precision), ``"sqrt"``.
+  (round to float32), ``"one_minus"`` (``1 - x`` in the current precision), ``"sqrt"``,
+  ``"negate"`` (``-x``, exact; pgvector's ``<#>``);
+* what the cosine of a zero vector is: 0 (``zero_vectors="zero"``, as the arithmetic defines
+  it) or NaN (``"nan"``: pgvector's ``<=>`` divides by a zero norm).
 
 The store runs one mechanism for every formula; engine modules only pick the data.
 """
@@ -33,7 +36,7 @@ __all__ = [
 ]
 
 Quantity = Literal["dot", "cosine", "unit_dot", "squared_l2"]
-Step = Literal["float32", "one_minus", "sqrt"]
+Step = Literal["float32", "one_minus", "sqrt", "negate"]
 _KINDS = {"dot": "dot", "unit_dot": "dot", "cosine": "cos", "squared_l2": "l2"}
 
 
@@ -41,12 +44,13 @@ _KINDS = {"dot": "dot", "unit_dot": "dot", "cosine": "cos", "squared_l2": "l2"}
 class Formula:
     """A named score: ``quantity`` of (stored vector, query as ``query`` precision), then
     ``steps``. ``is_cosine``: the score is the cosine itself, so a match's ``similarity`` is its
-    score."""
+    score. ``zero_vectors``: the cosine quantity of a zero vector (stored or query), 0 or NaN."""
 
     name: str
     quantity: Quantity
     query: Literal["float32", "float64"]
     steps: tuple[Step, ...] = ()
+    zero_vectors: Literal["zero", "nan"] = "zero"
 
     def __post_init__(self) -> None:
         if self.quantity not in _KINDS:
@@ -54,8 +58,12 @@ class Formula:
         if self.query not in ("float32", "float64"):
             raise ValueError("Formula.query must be 'float32' or 'float64'")
         for step in self.steps:
-            if step not in ("float32", "one_minus", "sqrt"):
+            if step not in ("float32", "one_minus", "sqrt", "negate"):
                 raise ValueError(f"unknown Formula step {step!r}")
+        if self.zero_vectors not in ("zero", "nan"):
+            raise ValueError("Formula.zero_vectors must be 'zero' or 'nan'")
+        if self.zero_vectors == "nan" and self.quantity != "cosine":
+            raise ValueError("Formula.zero_vectors='nan' is a rule of the cosine quantity")
 
     @property
     def kind(self) -> str:
@@ -64,7 +72,11 @@ class Formula:
 
     @property
     def is_cosine(self) -> bool:
-        return self.quantity == "cosine" and self.steps in ((), ("float32",))
+        return (
+            self.quantity == "cosine"
+            and self.steps in ((), ("float32",))
+            and self.zero_vectors == "zero"
+        )
 
     @property
     def reported(self) -> type[np.floating[Any]]:
@@ -80,6 +92,8 @@ class Formula:
                     out = out.astype(np.float32)
             elif step == "one_minus":
                 out = out.dtype.type(1) - out
+            elif step == "negate":
+                out = -out
             else:
                 out = np.sqrt(out)
         return out

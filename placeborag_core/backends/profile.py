@@ -14,7 +14,7 @@ silently wrong.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -24,7 +24,18 @@ from placeborag_core.errors import DimensionError
 from placeborag_core.filters.dialect import FilterDialect
 from placeborag_core.messages import Shown, shown
 
-__all__ = ["IdRule", "KRule", "MetricVariant", "NativeFilter", "Profile"]
+__all__ = [
+    "ColumnRule",
+    "IdRule",
+    "KRule",
+    "MetricVariant",
+    "NativeFilter",
+    "Profile",
+    "UpsertPosition",
+]
+
+UpsertPosition = Literal["keep", "end", "end_in_order"]
+"""Where an upsert of a stored id leaves it (see :class:`Profile`)."""
 
 
 def _check_choice(owner: str, name: str, value: object, allowed: tuple[str, ...]) -> None:
@@ -49,13 +60,16 @@ def _check_exception_type(owner: str, name: str, value: object) -> None:
 class MetricVariant:
     """One selectable metric of an engine: how a score is computed, which way is better, and how
     equal scores are ordered. ``normalise_on_upsert``: stored vectors are scaled to unit length
-    on write (Qdrant's cosine collections)."""
+    on write (Qdrant's cosine collections). ``zero_vectors_unranked``: a zero vector has no
+    score, so a zero stored vector is never a result and a zero query finds nothing (LanceDB's
+    cosine)."""
 
     name: str
     formula: Formula
     higher_is_better: bool
     ties: TieRule
     normalise_on_upsert: bool = False
+    zero_vectors_unranked: bool = False
     description: str = ""
     evidence: str = ""
 
@@ -65,22 +79,28 @@ class MetricVariant:
         _check_type("MetricVariant", "higher_is_better", self.higher_is_better, bool)
         _check_type("MetricVariant", "ties", self.ties, TieRule)
         _check_type("MetricVariant", "normalise_on_upsert", self.normalise_on_upsert, bool)
+        _check_type("MetricVariant", "zero_vectors_unranked", self.zero_vectors_unranked, bool)
 
 
 @dataclass(frozen=True)
 class KRule:
     """How ``k`` is checked: the error for a non-positive ``k`` and for a ``k`` that is not an int
     (types and messages; ``{k}`` in a message is the value given), and an optional upper
-    ``limit`` with its own error (Milvus: top-k at most 16384)."""
+    ``limit`` with its own error (Milvus: top-k at most 16384). ``zero_returns_empty``: ``k=0``
+    is no error and returns nothing (pgvector's ``LIMIT 0``); then only a negative ``k`` raises
+    ``error``. ``none_is_missing``: a ``None`` k gets the non-positive error (LanceDB: "Limit is
+    required")."""
 
     error: type[Exception]
     message: str
     type_message: str
     type_error: type[Exception] = TypeError
+    none_is_missing: bool = False
     evidence: str = ""
     limit: int | None = None
     limit_error: type[Exception] = ValueError
     limit_message: str = ""
+    zero_returns_empty: bool = False
 
     def __post_init__(self) -> None:
         _check_exception_type("KRule", "error", self.error)
@@ -93,9 +113,11 @@ class KRule:
 
     def check(self, k: Any) -> None:
         """Raise the engine's error if ``k`` is not a positive int (or is above the limit)."""
+        if k is None and self.none_is_missing:
+            raise self.error(self.message.format(k=Shown(k)))
         if isinstance(k, bool) or not isinstance(k, int):
             raise self.type_error(self.type_message.format(k=Shown(k)))
-        if k <= 0:
+        if k < 0 or (k == 0 and not self.zero_returns_empty):
             raise self.error(self.message.format(k=Shown(k)))
         if self.limit is not None and k > self.limit:
             raise self.limit_error(self.limit_message.format(k=Shown(k)))
@@ -146,14 +168,43 @@ class IdRule:
 class PayloadLayout:
     """Where an integration keeps a record's parts in an engine's payload: the prefix of a
     metadata field's key (``"metadata."`` for langchain-qdrant, ``""`` when metadata keys are
-    the payload's own), the key of the text (None if the text is not a field of its own), how
-    a payload id becomes a record id (None: no record can have it), and the name of the id
-    field where a filter can name it (Milvus's primary key: ``"pk"`` in langchain-milvus)."""
+    the payload's own), the key of the text (None if the text is not a field of its own), and
+    how a payload id becomes a record id (None: no record can have it).
+
+    ``table_columns``: for engines whose errors list a table's columns (LanceDB), the table's
+    columns in order, ``"{metadata}"`` standing for the metadata (its keys as columns of their
+    own when ``metadata_prefix`` is empty, else one struct column named by the prefix).
+    ``id_key``: the column that holds the record id, where a filter can name it (Milvus's
+    primary key: ``"pk"`` in langchain-milvus)."""
 
     metadata_prefix: str = ""
     text_key: str | None = None
     canonical_id: Callable[[Any], str | None] = str
-    id_key: str | None = None
+    table_columns: tuple[str, ...] = ()
+    id_key: str = "id"
+
+
+class ColumnRule:
+    """Typed metadata columns, for engines whose tables have a schema (LanceDB).
+
+    A namespace's first write fixes the schema (:meth:`create`); every write, the first
+    included, is checked and cast to it (:meth:`conform`) before anything is stored, raising the
+    engine's error for a key the table lacks or a value that does not cast. The schema is kept
+    while the namespace lives, even when its last record is deleted (the table stays). Filters
+    that depend on types (an engine's SQL) read it from the partition (``ColumnView.schema``).
+    """
+
+    def create(self, metas: Sequence[Mapping[str, Any] | None]) -> Any:
+        """The schema the first write of a namespace gives it."""
+        raise NotImplementedError
+
+    def conform(
+        self, schema: Any, metas: Sequence[Mapping[str, Any] | None], append: bool
+    ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+        """The metadata each record of a write stores (merged into a record it updates), and
+        the metadata a new record starts from. ``append``: the write appends rows (an engine's
+        ``add``) rather than upserting them."""
+        raise NotImplementedError
 
 
 @dataclass(frozen=True)
@@ -179,9 +230,17 @@ class Profile:
     ``none_removes_key``: a ``None`` metadata value in a write removes that key (and is never
     stored) instead of being stored as ``None``.
     ``duplicate_ids_in_batch``: a repeated id in one write is an ``"error"``
-    (``duplicate_ids_message``, ``{ids}``) or the ``"last_wins"``. ``upsert_slot``: an upsert
-    of an existing id ``"keep"``s its insertion slot (ties, listings) or moves it to the
-    ``"end"`` as a delete and insert would (Milvus). ``nested_metadata``: whether
+    (``duplicate_ids_message``, ``{ids}``), the ``"last_wins"``, or ``"keep_new"``: every copy
+    of a new id is inserted and an id already stored may not repeat (``duplicate_ids_message``;
+    LanceDB's ``merge_insert``). ``upsert_position``: an upsert of a stored id ``"keep"``s its
+    row, or moves it to the end, the last place of listings and ties: ``"end"`` re-appends the
+    updated records before a batch's new ones (LanceDB's merge_insert), ``"end_in_order"``
+    appends every record of the batch in batch order (PostgreSQL writes an updated row's new
+    version at the end of the heap; Milvus's upsert is a delete and an insert of the batch).
+    ``append_writes``: the engine also appends rows without a primary key (LanceDB's ``add``:
+    ``FakeVectorStore.append_many``; ids may then repeat). ``columns``: the engine's typed
+    metadata columns (None: schemaless). ``nan_queries_match_nothing``: a query vector with a
+    NaN component returns no result instead of raising (LanceDB). ``nested_metadata``: whether
     metadata values may be dicts and nested lists (JSON payloads). ``accepts_zero_vectors``:
     whether the all-zero vector may be stored and queried (its cosine is 0).
     ``dimension_error``: the exception type for a vector of the wrong width.
@@ -193,7 +252,7 @@ class Profile:
     variants: tuple[MetricVariant, ...]
     filters: FilterDialect
     upsert_metadata: Literal["replace", "merge"]
-    duplicate_ids_in_batch: Literal["error", "last_wins"]
+    duplicate_ids_in_batch: Literal["error", "last_wins", "keep_new"]
     duplicate_ids_message: str
     ids: IdRule
     k: KRule
@@ -202,7 +261,10 @@ class Profile:
     none_removes_key: bool = False
     accepts_zero_vectors: bool = False
     native_filter: NativeFilter | None = None
-    upsert_slot: Literal["keep", "end"] = "keep"
+    upsert_position: UpsertPosition = "keep"
+    append_writes: bool = False
+    nan_queries_match_nothing: bool = False
+    columns: ColumnRule | None = None
     evidence: tuple[tuple[str, str], ...] = ()
     _variant: MetricVariant = field(init=False, repr=False, compare=False)
 
@@ -230,9 +292,15 @@ class Profile:
             "Profile",
             "duplicate_ids_in_batch",
             self.duplicate_ids_in_batch,
-            ("error", "last_wins"),
+            ("error", "last_wins", "keep_new"),
         )
-        _check_choice("Profile", "upsert_slot", self.upsert_slot, ("keep", "end"))
+        _check_choice(
+            "Profile", "upsert_position", self.upsert_position, ("keep", "end", "end_in_order")
+        )
+        _check_type("Profile", "append_writes", self.append_writes, bool)
+        _check_type("Profile", "nan_queries_match_nothing", self.nan_queries_match_nothing, bool)
+        if self.columns is not None:
+            _check_type("Profile", "columns", self.columns, ColumnRule)
         _check_type("Profile", "ids", self.ids, IdRule)
         _check_type("Profile", "k", self.k, KRule)
         if not (

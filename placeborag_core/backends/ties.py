@@ -33,6 +33,10 @@ class TieRule:
     """
 
     name = "insertion"
+    whole_input = False
+    """Whether the order depends on every candidate, not only on those that can rank or tie
+    (PostgreSQL's sort compares every row it is given): the store then scores every candidate
+    exactly instead of a band."""
 
     def select(
         self,

@@ -52,6 +52,25 @@ class _CoreCompiler:
 
     def __init__(self, dialect: FilterDialect) -> None:
         self.dialect = dialect
+        self.nodes = dialect.nodes
+
+    def all_of(self, children: list[Predicate]) -> Predicate:
+        if self.nodes is not None:
+            result: Predicate = self.nodes.all_of(children)
+            return result
+        return AllOf(children)
+
+    def any_of(self, children: list[Predicate]) -> Predicate:
+        if self.nodes is not None:
+            result: Predicate = self.nodes.any_of(children)
+            return result
+        return AnyOf(children)
+
+    def negation(self, child: Predicate) -> Predicate:
+        if self.nodes is not None:
+            result: Predicate = self.nodes.negation(child)
+            return result
+        return Negation(child)
 
     def fail(self, path: Sequence[str | int], problem: str) -> FilterError:
         field_ops = [op for op in CORE_FIELD_OPERATORS if op in self.dialect.field_ops]
@@ -80,7 +99,7 @@ class _CoreCompiler:
                 parts.append(self.logic(key, value, here))
             else:
                 parts.append(self.field(key, value, here))
-        return parts[0] if len(parts) == 1 else AllOf(parts)
+        return parts[0] if len(parts) == 1 else self.all_of(parts)
 
     def logic(self, op: str, value: Any, path: list[str | int]) -> Predicate:
         if op not in self.dialect.logic_ops:
@@ -89,26 +108,26 @@ class _CoreCompiler:
             raise self.fail(path, f"unknown logical operator {shown(op)}")
         if op == "$not":
             if isinstance(value, Predicate) or (callable(value) and not isinstance(value, Mapping)):
-                return Negation(self.clause(value, path))
+                return self.negation(self.clause(value, path))
             if not isinstance(value, Mapping) or not value:
                 raise self.fail(
                     path,
                     f"$not takes one non-empty clause mapping or a callable, got {shown(value)}",
                 )
-            return Negation(self.clause(value, path))
+            return self.negation(self.clause(value, path))
         if not isinstance(value, list | tuple):
             raise self.fail(path, f"{op} takes a list of clauses, got {type(value).__name__}")
         if not value:
             raise self.fail(path, f"{op} needs at least one clause, got an empty list")
         children = [self.clause(item, [*path, i]) for i, item in enumerate(value)]
-        return AllOf(children) if op == "$and" else AnyOf(children)
+        return self.all_of(children) if op == "$and" else self.any_of(children)
 
     def field(self, key: str, value: Any, path: list[str | int]) -> Predicate:
         if isinstance(value, Mapping):
             if not value:
                 raise self.fail(path, "an operator mapping must not be empty")
             tests = [self.operator(key, op, operand, [*path, op]) for op, operand in value.items()]
-            return tests[0] if len(tests) == 1 else AllOf(tests)
+            return tests[0] if len(tests) == 1 else self.all_of(tests)
         return self.operator(key, "$eq", value, path)
 
     def operator(self, key: str, op: Any, operand: Any, path: list[str | int]) -> Predicate:
@@ -121,6 +140,9 @@ class _CoreCompiler:
             operand = list(operand)
         if op in BOUNDS and isinstance(operand, bool):
             operand = int(operand)
+        if self.nodes is not None:
+            node: Predicate = self.nodes.field(key, op, operand)
+            return node
         return FieldTest(key, op, operand, self.dialect)
 
     def check_operand(self, op: str, operand: Any, path: list[str | int]) -> None:
@@ -200,6 +222,10 @@ def compile_filter(
             raise FilterError(f"{error}{dialect.error_suffix.format(call=call)}") from None
     elif isinstance(where, Mapping) and not where:
         return Everything()
+    if dialect.compiler is not None and isinstance(where, Mapping):
+        compiled = dialect.compiler(where)
+        assert isinstance(compiled, Predicate)
+        return compiled
     return _CoreCompiler(dialect).clause(where, [])
 
 

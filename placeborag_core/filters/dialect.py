@@ -8,9 +8,9 @@ profile's name.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from placeborag_core.messages import shown
 
@@ -23,6 +23,7 @@ __all__ = [
     "SCALAR_OPERANDS",
     "STR_OPERANDS",
     "FilterDialect",
+    "FilterNodes",
 ]
 
 CORE_FIELD_OPERATORS: tuple[str, ...] = (
@@ -50,6 +51,29 @@ LIST_OPERANDS = frozenset({"$in", "$nin", "$any", "$all"})
 SCALAR_OPERANDS = frozenset({"$eq", "$ne", "$contains", "$not_contains"})
 STR_OPERANDS = frozenset({"$text_match", "$text_match_insensitive"})
 BOOL_OPERANDS = frozenset({"$is_empty", "$exists"})
+
+
+class FilterNodes(Protocol):
+    """The predicate nodes a dialect compiles to, when the core's are not its semantics (the
+    ``pgvector`` profile: SQL's three-valued logic over JSONB). Each returns a compiled
+    :class:`~placeborag_core.filters.predicates.Predicate`; the compiler has validated the
+    clause and its operands first."""
+
+    def field(self, key: str, op: str, operand: Any) -> Any:
+        """The test ``{key: {op: operand}}``."""
+        ...
+
+    def all_of(self, children: Sequence[Any]) -> Any:
+        """``$and`` of compiled children (also several keys or operators in one mapping)."""
+        ...
+
+    def any_of(self, children: Sequence[Any]) -> Any:
+        """``$or`` of compiled children."""
+        ...
+
+    def negation(self, child: Any) -> Any:
+        """``$not`` of a compiled child."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -83,6 +107,11 @@ class FilterDialect:
     dicts (Milvus's expression strings): every ``where=`` that is not a callable goes to it
     instead of the core compiler, and it returns a compiled predicate or raises the engine's
     error.
+    ``nodes``: the engine's own predicate nodes (:class:`FilterNodes`); None builds the core's,
+    whose meaning the fields above set (they are then ignored).
+    ``compiler``: compiles a whole mapping filter itself, after ``validate``, for engines whose
+    filter semantics the operator options cannot state (LanceDB: SQL's typed, three-valued
+    logic); None: the core compiler builds the predicate.
     """
 
     name: str
@@ -102,6 +131,8 @@ class FilterDialect:
     contains_elements: Literal["numeric", "same_type"] = "numeric"
     error_suffix: str = ""  # ends validation messages; "{call}" names the call (query, get)
     parse: Callable[[Any], Any] | None = None
+    nodes: FilterNodes | None = None
+    compiler: Callable[[Any], Any] | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name:
@@ -124,7 +155,7 @@ class FilterDialect:
                     f"FilterDialect.{field_name} must be one of "
                     f"{', '.join(map(repr, allowed_values))}, got {shown(value)}"
                 )
-        for hook in ("validate", "parse"):
+        for hook in ("validate", "parse", "compiler"):
             value = getattr(self, hook)
             if value is not None and not callable(value):
                 raise TypeError(

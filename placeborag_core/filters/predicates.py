@@ -74,6 +74,12 @@ class Predicate:
             out[row] = self.row_matches(view, row)
         return out
 
+    def rows_matching(self, view: ColumnView, rows: Sequence[int]) -> list[bool]:
+        """Pass/fail for some rows, as a post-filter applies to a search's results (an engine
+        that filters them as one batch, such as LanceDB, may decide differently from row by
+        row: which value of a failing cast it reports)."""
+        return [self.row_matches(view, row) for row in rows]
+
 
 class RecordPredicate(Predicate):
     """A predicate that reads more of a record than its metadata: only ``row_matches`` works."""

@@ -42,14 +42,18 @@ class BatchBuilder:
         self._embedder = embedder
         self._hash_ids = hash_ids
 
-    def build(self, records: Iterable[Any]) -> Batch | None:
+    def build(
+        self, records: Iterable[Any], *, append: bool = False, replace: bool = False
+    ) -> Batch | None:
         """The validated batch for ``records`` (None for no records). Under a profile where a
-        repeated id is not an error, the last record of each id wins, at its first position."""
+        repeated id is not an error, the last record of each id wins, at its first position;
+        an ``append`` batch (and a ``keep_new`` profile's upsert) keeps every record."""
         check_records(records)
         raw = self._canonical_ids([unpack(item, index) for index, item in enumerate(records)])
         if not raw:
             return None
-        raw = self._dedupe(raw)
+        if not append and self._profile.duplicate_ids_in_batch != "keep_new":
+            raw = self._dedupe(raw)
         block = self._vectors_for(raw)
         ids = [item[0] for item in raw]
         hashes = (
@@ -57,7 +61,8 @@ class BatchBuilder:
             if self._hash_ids
             else np.zeros(len(ids), dtype=np.uint64)
         )
-        return Batch(ids, [item[1] for item in raw], [item[2] for item in raw], block, hashes)
+        texts, metas = [item[1] for item in raw], [item[2] for item in raw]
+        return Batch(ids, texts, metas, block, hashes, append=append, replace=replace)
 
     def _canonical_ids(self, raw: list[RawRecord]) -> list[RawRecord]:
         """Records with their ids as the engine spells them (Qdrant: ``"01"`` is point 1, stored

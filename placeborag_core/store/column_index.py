@@ -3,14 +3,19 @@ value or list element.
 
 Values are bucketed by :func:`index_key`, which keeps ``True``, ``1`` and ``1.0`` apart (engines
 disagree about which of them are equal); a filter asks for every bucket that its dialect counts as
-equal to the operand.
+equal to the operand. A partition indexes a key the first time a filter uses it, then keeps the
+index current on every write (:class:`ColumnIndexes`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-__all__ = ["KeyIndex", "index_key"]
+import numpy as np
+import numpy.typing as npt
+
+__all__ = ["ColumnIndexes", "KeyIndex", "index_key"]
 
 
 def index_key(value: Any) -> tuple[str, Any] | None:
@@ -33,6 +38,9 @@ class KeyIndex:
         self.rows: set[int] = set()
         self.values: dict[tuple[str, Any], set[int]] = {}
         self.elements: dict[tuple[str, Any], set[int]] = {}
+        # bucket -> its rows as an array, made on first read and dropped when the bucket changes,
+        # so that repeated queries with one filter do not convert a set per query
+        self._arrays: dict[tuple[bool, tuple[str, Any]], npt.NDArray[np.intp]] = {}
 
     def add(self, row: int, value: Any) -> None:
         self.rows.add(row)
@@ -41,10 +49,12 @@ class KeyIndex:
                 item_key = index_key(item)
                 if item_key is not None:
                     self.elements.setdefault(item_key, set()).add(row)
+                    self._arrays.pop((True, item_key), None)
             return
         value_key = index_key(value)
         if value_key is not None:
             self.values.setdefault(value_key, set()).add(row)
+            self._arrays.pop((False, value_key), None)
 
     def discard(self, row: int, value: Any) -> None:
         self.rows.discard(row)
@@ -53,7 +63,60 @@ class KeyIndex:
                 item_key = index_key(item)
                 if item_key is not None:
                     self.elements[item_key].discard(row)
+                    self._arrays.pop((True, item_key), None)
             return
         value_key = index_key(value)
         if value_key is not None:
             self.values[value_key].discard(row)
+            self._arrays.pop((False, value_key), None)
+
+    def rows_of(self, lookup: tuple[str, Any], element: bool) -> npt.NDArray[np.intp]:
+        """The rows of one bucket (a scalar value, or with ``element`` a list element)."""
+        cached = self._arrays.get((element, lookup))
+        if cached is None:
+            table = self.elements if element else self.values
+            found = table.get(lookup, ())
+            cached = np.fromiter(found, dtype=np.intp, count=len(found))
+            self._arrays[(element, lookup)] = cached
+        return cached
+
+
+class ColumnIndexes:
+    """The column indexes of one partition: a :class:`KeyIndex` per metadata key a filter has
+    used, built on first use and kept current by every write after that."""
+
+    def __init__(self) -> None:
+        self._by_key: dict[str, KeyIndex] = {}
+
+    def __bool__(self) -> bool:
+        """Whether any key is indexed (a write then has indexes to keep current)."""
+        return bool(self._by_key)
+
+    def of(
+        self,
+        key: str,
+        metas: Sequence[Mapping[str, Any] | None],
+        live_rows: Callable[[], Iterable[int]],
+    ) -> KeyIndex:
+        """The index of ``key``, built from the rows ``live_rows()`` and their ``metas`` the
+        first time it is asked for."""
+        index = self._by_key.get(key)
+        if index is None:
+            index = self._by_key[key] = KeyIndex()
+            for row in live_rows():
+                meta = metas[row]
+                if meta and key in meta:
+                    index.add(row, meta[key])
+        return index
+
+    def add(self, row: int, meta: Mapping[str, Any]) -> None:
+        """Index a row written with ``meta``."""
+        for key, index in self._by_key.items():
+            if key in meta:
+                index.add(row, meta[key])
+
+    def discard(self, row: int, meta: Mapping[str, Any]) -> None:
+        """Unindex a row that held ``meta``."""
+        for key, index in self._by_key.items():
+            if key in meta:
+                index.discard(row, meta[key])

@@ -33,7 +33,7 @@ class Listing:
 
     def visible_rows(self, part: Partition) -> list[int]:
         """Every visible record's row (orphans excluded)."""
-        return self.order(part, sorted(part.rows.values()))
+        return self.order(part, part.rows.every_row())
 
     def passing_rows(
         self, part: Partition, predicate: Predicate, ids: Collection[str] | None

@@ -11,7 +11,10 @@ each scalar value or list element), then kept current on every write, so equalit
 set lookups.
 
 An *orphan* is a row whose id was deleted while the store models index drift
-(``orphaned_ids=True``): its vector stays searchable, its text and metadata are gone.
+(``orphaned_ids=True``): its vector stays searchable, its text and metadata are gone. An engine
+without a primary key (LanceDB's ``table.add``) can hold an id in several rows; which rows hold
+each id is ``store/id_rows.py``'s job, the per-key indexes ``store/column_index.py``'s, and the
+metadata copies ``store/stored_metadata.py``'s.
 
 Not thread-safe by itself: the store serialises every call with its lock.
 """
@@ -19,55 +22,24 @@ Not thread-safe by itself: the store serialises every call with its lock.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from copy import deepcopy
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
+from placeborag_core.backends.profile import UpsertPosition
 from placeborag_core.records import Record
-from placeborag_core.store.column_index import KeyIndex
+from placeborag_core.store.column_index import ColumnIndexes, KeyIndex
+from placeborag_core.store.id_rows import IdRows
 from placeborag_core.store.scoring import reciprocal_norms
+from placeborag_core.store.stored_metadata import copy_metadata, without_none
+from placeborag_core.store.write_batch import Batch
 
 __all__ = ["Batch", "Partition", "copy_metadata"]
 
 _MIN_CAPACITY = 16
 _WRITE_ROWS = 2048  # rows copied into the matrix at a time
 _EMPTY: Mapping[str, Any] = {}
-
-
-@dataclass(frozen=True)
-class Batch:
-    """Validated records ready to be written, column by column.
-
-    ``vectors`` is float32 (already normalised if the profile stores normalised vectors), one row
-    per id. ``id_hashes`` feeds recall dropout (zeros when the store never drops). A None text or
-    metadata means "not given" (it matters for merging upserts).
-    """
-
-    ids: list[str]
-    texts: list[str | None]
-    metas: list[dict[str, Any] | None]
-    vectors: npt.NDArray[np.float32]
-    id_hashes: npt.NDArray[np.uint64]
-
-    def __len__(self) -> int:
-        return len(self.ids)
-
-
-_NESTED = (list, tuple, dict)
-
-
-def copy_metadata(metadata: Mapping[str, Any] | None) -> dict[str, Any]:
-    """A copy that shares nothing mutable with the original (list values are copied too)."""
-    if not metadata:
-        return {}
-    copy = dict(metadata)
-    for key, value in copy.items():
-        if isinstance(value, _NESTED):  # one check per value: most values are scalars
-            copy[key] = deepcopy(list(value) if isinstance(value, tuple) else value)
-    return copy
 
 
 class Partition:
@@ -86,14 +58,16 @@ class Partition:
         self.row_id: list[str] = []
         self.texts: list[str | None] = []
         self.metas: list[dict[str, Any] | None] = []
-        self.rows: dict[str, int] = {}
+        self.rows = IdRows()
         self.orphans: dict[str, int] = {}
-        self._indexes: dict[str, KeyIndex] = {}
+        self.schema: Any = None
+        self._indexes = ColumnIndexes()
         self._dead = 0
 
     # ------------------------------------------------------------------ reads
 
     def __len__(self) -> int:
+        """Visible records (rows), duplicated ids counted once per row."""
         return len(self.rows)
 
     def live_rows(self) -> npt.NDArray[np.intp]:
@@ -109,9 +83,9 @@ class Partition:
         return self.row_id[row]
 
     def rows_of(self, ids: Iterable[str]) -> npt.NDArray[np.intp]:
-        """The rows holding ``ids`` (live records and orphans), in order; unknown ids skipped."""
-        rows = (self.rows.get(i, self.orphans.get(i)) for i in ids)
-        return np.fromiter((r for r in rows if r is not None), dtype=np.intp)
+        """The rows holding ``ids`` (live records and orphans), in order; unknown ids skipped;
+        a duplicated id gives all its rows."""
+        return self.rows.rows_of(ids, self.orphans)
 
     def ids_mask(self, ids: Iterable[str]) -> npt.NDArray[np.bool_]:
         """Rows holding one of ``ids`` (live records and orphans); unknown ids are skipped."""
@@ -141,12 +115,11 @@ class Partition:
         """Rows whose scalar value (or, with ``elements``, a list element) has an index key in
         ``lookups``."""
         index = self._index_for(key)
-        found: set[int] = set()
-        tables = [index.values, index.elements] if elements else [index.values]
+        out = np.zeros(self.n_rows, dtype=bool)
         for lookup in lookups:
-            for table in tables:
-                found.update(table.get(lookup, ()))
-        return self._mask(found)
+            for element in (False, True) if elements else (False,):
+                out[index.rows_of(lookup, element)] = True
+        return out
 
     def _mask(self, rows: Iterable[int]) -> npt.NDArray[np.bool_]:
         out = np.zeros(self.n_rows, dtype=bool)
@@ -157,50 +130,88 @@ class Partition:
     # ------------------------------------------------------------------ writes
 
     def put(
-        self, batch: Batch, merge: bool, none_removes_key: bool = False, move: bool = False
+        self,
+        batch: Batch,
+        merge: bool,
+        position: UpsertPosition = "keep",
+        none_removes_key: bool = False,
     ) -> None:
-        """Write a batch: existing ids in place, new ids appended in one block, in batch order.
-
-        ``merge``: metadata is merged into the record's (else replaces it); ``none_removes_key``:
-        a ``None`` value removes its key (merged or not) instead of being stored; ``move``: an
-        existing id is deleted and appended with the new ones instead (Milvus's upsert;
-        ``merge`` does not combine with it)."""
-        rows = self.rows
-        if move:
-            for record_id in batch.ids:
-                row = rows.pop(record_id, None)
-                if row is not None:
-                    self._unindex(row, self.metas[row] or {})
-                    self.texts[row] = None
-                    self.metas[row] = None
-                    self._kill(row)
+        """Write a batch. New ids are appended in one block, in batch order. An existing id (every
+        row of it, when duplicated) is updated in place (``position="keep"``), or deleted and
+        re-appended: before the new ids (``"end"``: LanceDB's merge_insert), or with every
+        record of the batch in batch order (``"end_in_order"``: PostgreSQL writes an updated
+        row's new version at the end of the heap, Milvus deletes and inserts the batch). An
+        ``append`` batch makes every record a new row. ``merge``: metadata is merged into the
+        record's (else replaces it); ``none_removes_key``: a ``None`` value removes its key
+        (merged or not) instead of being stored."""
+        if batch.append:
+            self._append(batch, list(range(len(batch))), none_removes_key)
+            return
         new: list[int] = []
+        moved: list[tuple[int, dict[str, Any] | None, str | None]] = []  # (index, meta, text)
         for i, record_id in enumerate(batch.ids):
-            row = rows.get(record_id)
-            if row is None:
+            targets = self.rows.of(record_id)
+            if not targets:
                 orphan = self.orphans.pop(record_id, None)
                 if orphan is not None:
                     self._kill(orphan)
                 new.append(i)
                 continue
-            old_meta = self.metas[row] or {}
-            self._unindex(row, old_meta)
-            given_meta, given_text = batch.metas[i], batch.texts[i]
-            if merge:
-                meta = {**old_meta, **(given_meta or {})}
-                text = self.texts[row] if given_text is None else given_text
-            else:
-                meta, text = given_meta or {}, given_text
-            if none_removes_key:
-                meta = _without_none(meta)
-            self.matrix[row] = batch.vectors[i]
-            self._measure(row, row + 1)
-            self.id_hashes[row] = batch.id_hashes[i]
-            self.texts[row] = text
-            self.metas[row] = meta
-            self._index(row, meta)
+            for row in targets:
+                meta, text = self._updated(row, batch, i, merge, none_removes_key)
+                if position != "keep":
+                    moved.append((i, meta, text))
+                    continue
+                self.matrix[row] = batch.vectors[i]
+                self._measure(row, row + 1)
+                self.id_hashes[row] = batch.id_hashes[i]
+                self.texts[row] = text
+                self.metas[row] = meta
+                self._indexes.add(row, meta)
+            if position != "keep":
+                self._drop_id(record_id)
+        if position == "end_in_order" and moved:
+            moved += [(i, batch.metas[i], batch.texts[i]) for i in new]
+            moved.sort(key=lambda entry: entry[0])
+            new = []
+        if moved:
+            picks = [i for i, _, _ in moved]
+            rewritten = Batch(
+                [batch.ids[i] for i in picks],
+                [text for _, _, text in moved],
+                [meta for _, meta, _ in moved],
+                batch.vectors[picks],
+                batch.id_hashes[picks],
+            )
+            self._append(rewritten, list(range(len(picks))), none_removes_key)
         if new:
             self._append(batch, new, none_removes_key)
+        if moved:
+            self._maybe_compact()
+
+    def _updated(
+        self, row: int, batch: Batch, i: int, merge: bool, none_removes_key: bool
+    ) -> tuple[dict[str, Any], Any]:
+        """The metadata and text ``row`` gets from record ``i`` of ``batch`` (unindexed)."""
+        old_meta = self.metas[row] or {}
+        self._indexes.discard(row, old_meta)
+        given_meta, given_text = batch.metas[i], batch.texts[i]
+        if merge:
+            meta = {**old_meta, **(given_meta or {})}
+            text = self.texts[row] if given_text is None else given_text
+        else:
+            meta, text = {**(batch.defaults or {}), **(given_meta or {})}, given_text
+        if none_removes_key:
+            meta = without_none(meta)
+        return meta, text
+
+    def _drop_id(self, record_id: str) -> None:
+        """Forget every row of a visible id (already unindexed)."""
+        for row in self.rows.of(record_id):
+            self.texts[row] = None
+            self.metas[row] = None
+            self._kill(row)
+        self.rows.forget(record_id)
 
     def _append(self, batch: Batch, picks: list[int], none_removes_key: bool) -> None:
         start, count = self.n_rows, len(picks)
@@ -217,16 +228,18 @@ class Partition:
         metas = (
             [m or {} for m in batch.metas] if everything else [batch.metas[i] or {} for i in picks]
         )
+        if batch.defaults:
+            metas = [{**batch.defaults, **m} for m in metas]
         if none_removes_key:
-            metas = [_without_none(m) for m in metas]
+            metas = [without_none(m) for m in metas]
         self.row_id.extend(ids)
         self.texts.extend(texts)
         self.metas.extend(metas)
-        self.rows.update(zip(ids, range(start, stop), strict=True))
+        self.rows.add_block(ids, start, batch.append)
         self.n_rows = stop
         if self._indexes:
             for row, meta in zip(range(start, stop), metas, strict=True):
-                self._index(row, meta)
+                self._indexes.add(row, meta)
 
     def _measure(self, start: int, stop: int) -> None:
         """The norms of rows ``start:stop`` (float64 sums of the exact float32 squares, in
@@ -265,21 +278,54 @@ class Partition:
 
     def remove(self, ids: Iterable[str], keep_orphans: bool) -> int:
         """Delete ids; returns how many existed. With ``keep_orphans`` the vectors stay."""
-        removed = 0
-        for record_id in ids:
-            row = self.rows.pop(record_id, None)
-            if row is None:
-                continue
-            removed += 1
-            self._unindex(row, self.metas[row] or {})
-            self.texts[row] = None
-            self.metas[row] = None
-            if keep_orphans:
-                self.orphans[record_id] = row
-            else:
-                self._kill(row)
+        removed = self._remove_ids(ids, keep_orphans)
         self._maybe_compact()
         return removed
+
+    def _remove_ids(self, ids: Iterable[str], keep_orphans: bool) -> int:
+        """:meth:`remove` without the compaction (row numbers stay valid)."""
+        removed = 0
+        for record_id in ids:
+            rows = self.rows.of(record_id)
+            if not rows:
+                continue
+            removed += 1
+            for row in rows:
+                self._indexes.discard(row, self.metas[row] or {})
+            if keep_orphans:
+                first, *rest = rows
+                self.texts[first] = None
+                self.metas[first] = None
+                self.orphans[record_id] = first
+                self.rows.forget(record_id)
+                for row in rest:
+                    self.texts[row] = None
+                    self.metas[row] = None
+                    self._kill(row)
+            else:
+                self._drop_id(record_id)
+        return removed
+
+    def remove_rows(self, rows: Iterable[int], keep_orphans: bool) -> int:
+        """Delete these rows (an engine without a primary key deletes the rows a filter
+        matches, not every row of their ids); returns how many rows went. An id left with no
+        row goes as :meth:`remove` deletes it."""
+        count = 0
+        for record_id, current, gone in self.rows.split(rows, self.row_id):
+            left = [row for row in current if row not in gone]
+            count += len(current) - len(left)
+            if not left:
+                self._remove_ids([record_id], keep_orphans)  # compacted once, at the end
+                continue
+            for row in current:
+                if row in gone:
+                    self._indexes.discard(row, self.metas[row] or {})
+                    self.texts[row] = None
+                    self.metas[row] = None
+                    self._kill(row)
+            self.rows.keep(record_id, current, left)
+        self._maybe_compact()
+        return count
 
     def drop_orphans(self) -> None:
         """Remove every orphan from the index, then compact and give spare capacity back: the
@@ -320,48 +366,21 @@ class Partition:
         self.metas = [old_metas[r] for r in positions]
         self.n_rows = count
         self._dead = 0
-        self.rows = {}
+        self.rows = IdRows()
         self.orphans = {}
-        self._indexes = {}
+        self._indexes = ColumnIndexes()
         for row, record_id in enumerate(self.row_id):
             if self.metas[row] is None:
                 self.orphans[record_id] = row
             else:
-                self.rows[record_id] = row
-
-    # ------------------------------------------------------------------ column index
+                self.rows.add(record_id, row)
 
     def _index_for(self, key: str) -> KeyIndex:
         """The index of one metadata key, built on first use and kept current afterwards."""
-        index = self._indexes.get(key)
-        if index is None:
-            index = self._indexes[key] = KeyIndex()
-            metas = self.metas
-            for row in self.live_rows().tolist():
-                meta = metas[row]
-                if meta and key in meta:
-                    index.add(row, meta[key])
-        return index
-
-    def _index(self, row: int, meta: Mapping[str, Any]) -> None:
-        for key, index in self._indexes.items():
-            if key in meta:
-                index.add(row, meta[key])
-
-    def _unindex(self, row: int, meta: Mapping[str, Any]) -> None:
-        for key, index in self._indexes.items():
-            if key in meta:
-                index.discard(row, meta[key])
+        return self._indexes.of(key, self.metas, lambda: self.live_rows().tolist())
 
 
 def _grow(array: npt.NDArray[Any], capacity: int, used: int) -> npt.NDArray[Any]:
     grown = np.zeros(capacity, dtype=array.dtype)
     grown[:used] = array[:used]
     return grown
-
-
-def _without_none(meta: dict[str, Any]) -> dict[str, Any]:
-    """``meta`` without its ``None`` values (the same dict when it has none)."""
-    if all(value is not None for value in meta.values()):
-        return meta
-    return {key: value for key, value in meta.items() if value is not None}

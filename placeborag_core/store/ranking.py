@@ -83,16 +83,28 @@ class Ranker:
         predicate: Predicate,
         ids: Collection[str] | None,
         limit: int | None,
+        *,
+        filter_mode: Literal["pre", "post"] | None = None,
     ) -> tuple[npt.NDArray[np.intp], npt.NDArray[Any], npt.NDArray[np.float64] | None]:
         """Steps 2-6: the best ``limit`` candidate rows (all if None), their scores and, when
-        the band was small enough to compute them on the way, their cosines."""
-        pre = predicate if self._filter_mode == "pre" else None
+        the band was small enough to compute them on the way, their cosines. The predicate
+        applies here in filter mode ``pre`` (the store's, unless ``filter_mode``)."""
+        mode = self._filter_mode if filter_mode is None else filter_mode
+        pre = predicate if mode == "pre" else None
         mask = self.candidates(part, vector, pre, ids)
+        if self._profile.variant.zero_vectors_unranked:
+            # no cosine for a zero vector: such rows, or every row for a zero query, are left
+            # out (LanceDB's cosine search)
+            if not vector.any():
+                mask[:] = False
+            else:
+                mask &= part.sq_norms[: part.n_rows] != 0
         if not mask.any():
             return np.empty(0, dtype=np.intp), np.empty(0), None
         rows = None if mask.all() else np.flatnonzero(mask)
         query = self.scoring_query(vector)
-        band = band_rows(part, query, rows, limit)
+        whole = self._profile.tie_rule.whole_input
+        band = band_rows(part, query, rows, None if whole else limit)
         small = limit is not None and len(band) <= 2 * limit + 64
         wanted = small and not self._profile.variant.formula.is_cosine
         scores, sims = exact_scores(part, query, band, with_cosines=wanted)

@@ -112,6 +112,7 @@ class ReadMethods:
         ids: Collection[str] | None = None,
         fetch_k: int | None = None,
         where_document: Mapping[str, Any] | None = None,
+        filter_mode: Literal["pre", "post"] | None = None,
     ) -> list[Match]:
         """The ``k`` best records for a text or a vector, best first, by the profile's score.
 
@@ -119,27 +120,49 @@ class ReadMethods:
         (Chroma's dialect, ``filters/documents.py``), both at the filter step; ``ids``
         restricts candidates to those ids (an empty collection allows none); ``fetch_k`` is how
         many nearest records filter mode ``post`` fetches before filtering (default ``k``;
-        ignored in ``pre``). Fewer than ``k`` results come back when fewer records qualify.
+        ignored in ``pre``). ``filter_mode`` overrides the store's for this query (engines that
+        choose per query, as LanceDB's ``prefilter=``). Fewer than ``k`` results come back when
+        fewer records qualify.
         """
         self._fire_failure()
         self._check_k(k)
         if fetch_k is not None:
             self._check_k(fetch_k)
+        mode = self._query_filter_mode(filter_mode)
         plan = self._plan(query, where, where_document, namespace, ids=ids)
-        fetch = k if fetch_k is None or self._filter_mode == "pre" else fetch_k
+        fetch = k if fetch_k is None or mode == "pre" else fetch_k
         with self._lock:
-            return self._ranked(plan, k, fetch, namespace)
+            return self._ranked(plan, k, fetch, namespace, mode)[1]
 
-    def _ranked(self, plan: _Plan, k: int, fetch: int, namespace: str) -> list[Match]:
-        """Steps 2-8 for checked arguments, under the lock."""
+    def _query_filter_mode(self, filter_mode: Any) -> Literal["pre", "post"]:
+        if filter_mode is None:
+            return self._filter_mode
+        if filter_mode not in ("pre", "post"):
+            raise ValueError(f"filter_mode must be 'pre', 'post' or None, got {shown(filter_mode)}")
+        chosen: Literal["pre", "post"] = filter_mode
+        return chosen
+
+    def _ranked(
+        self,
+        plan: _Plan,
+        k: int,
+        fetch: int,
+        namespace: str,
+        mode: Literal["pre", "post"] | None = None,
+    ) -> tuple[npt.NDArray[np.intp], list[Match]]:
+        """Steps 2-8 for checked arguments, under the lock: the rows and their matches."""
         part = self._spaces.get(namespace)
-        if part is None or plan.vector is None:
-            return []
-        rows, scores, sims = self._ranker.rank(part, plan.vector, plan.predicate, plan.ids, fetch)
-        if self._filter_mode == "post":
-            kept = [i for i, row in enumerate(rows) if plan.predicate.row_matches(part, row)]
+        if part is None or plan.vector is None or k == 0:
+            return np.empty(0, dtype=np.intp), []
+        mode = self._filter_mode if mode is None else mode
+        rows, scores, sims = self._ranker.rank(
+            part, plan.vector, plan.predicate, plan.ids, fetch, filter_mode=mode
+        )
+        if mode == "post":
+            passing = plan.predicate.rows_matching(part, rows.tolist())
+            kept = [i for i, ok in enumerate(passing) if ok]
             rows, scores, sims = rows[kept], scores[kept], None if sims is None else sims[kept]
-        return self._ranker.matches(
+        return rows[:k], self._ranker.matches(
             part, plan.vector, rows[:k], scores[:k], None if sims is None else sims[:k]
         )
 
@@ -171,11 +194,11 @@ class ReadMethods:
         self._check_k(fetch_k)
         plan = self._plan(query, where, where_document, namespace, ids=ids)
         with self._lock:  # candidates and their vectors from one state
-            candidates = self._ranked(plan, fetch_k, fetch_k, namespace)
+            rows, candidates = self._ranked(plan, fetch_k, fetch_k, namespace)
             part = self._spaces.get(namespace)
             if not candidates or part is None or plan.vector is None:
                 return []
-            matrix = part.matrix[part.rows_of([m.id for m in candidates])]
+            matrix = part.matrix[rows]
         picks = mmr_order(plan.vector, matrix, k, lambda_mult, redundancy)
         if order == "rank":
             picks.sort()
@@ -298,6 +321,8 @@ class ReadMethods:
         """The query as a float64 vector (text goes through the embedder); None while empty."""
         if isinstance(query, str):
             vector = np.asarray(self.embedder.embed_many([query])[0], dtype=np.float64)
+        elif self._profile.nan_queries_match_nothing and _has_nan(query):
+            return None
         else:
             vector = as_vector(query, "query vector", self._profile)
         if self._writer.dimension is None:
@@ -308,3 +333,13 @@ class ReadMethods:
                 f"{self._writer.dimension}, got {len(vector)}"
             )
         return vector
+
+
+def _has_nan(query: Any) -> bool:
+    """Whether a query given as numbers holds a NaN (a query that is not numbers is left to
+    ``as_vector``, which names the problem)."""
+    try:
+        array = np.asarray(query, dtype=np.float64)
+    except (TypeError, ValueError, OverflowError):
+        return False
+    return array.ndim == 1 and bool(np.isnan(array).any())

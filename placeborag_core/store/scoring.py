@@ -174,6 +174,8 @@ def band_rows(part: Partition, query: ScoringQuery, rows: Rows | None, limit: in
     everything = np.arange(part.n_rows) if rows is None else rows
     if limit is None or limit >= count or (query.zero and query.formula.kind != "l2"):
         return everything
+    if query.formula.zero_vectors == "nan" and not part.inv_norms[everything].all():
+        return everything  # a zero row reports NaN (worst), although its phase-1 key is 0
     if part.norm_max * query.norm_bound >= 2.0**100 or query.norm_bound >= 2.0**100:
         return everything  # the float32 product could overflow: score every candidate exactly
     keys = _keys(part, query, rows)
@@ -195,10 +197,14 @@ def exact_scores(
     """The formula's reported numbers for ``rows``, exactly (see the module docstring), and if
     asked the exact cosines too (computed from the same sums)."""
     formula = query.formula
+    nan_for_zero = formula.zero_vectors == "nan"
     if query.zero and formula.kind != "l2":  # every dot product and cosine is 0
-        return formula.finish(np.zeros(len(rows))), np.zeros(len(rows)) if with_cosines else None
+        quantity = np.full(len(rows), np.nan) if nan_for_zero else np.zeros(len(rows))
+        return formula.finish(quantity), np.zeros(len(rows)) if with_cosines else None
     width = 2 if with_cosines else 1
     both = _by_blocks(part, rows, lambda v: _quantity(query, v, with_cosines), width)
+    if nan_for_zero:
+        both[~part.matrix[rows].any(axis=1), 0] = np.nan
     return formula.finish(both[:, 0]), both[:, 1] if with_cosines else None
 
 

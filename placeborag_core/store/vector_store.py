@@ -170,6 +170,18 @@ class FakeVectorStore(ReadMethods):
         with self.batch() as batch:
             batch.upsert_many(records, namespace=namespace)
 
+    def append_many(
+        self, records: Iterable[RecordInput], *, namespace: str = "", replace: bool = False
+    ) -> None:
+        """Append records as new rows, all or nothing, under a profile whose engine has no
+        primary key (``Profile.append_writes``: LanceDB's ``table.add``): an id already stored,
+        or repeated in the batch, gets another row, and queries return every row. Records are
+        given as to :meth:`upsert_many`; other profiles raise ``ValueError``. ``replace=True``:
+        the records replace every row of the namespace and its table schema is inferred from
+        them anew (``table.add(mode="overwrite")``)."""
+        with self.batch() as batch:
+            batch.append_many(records, namespace=namespace, replace=replace)
+
     @contextmanager
     def batch(self) -> Iterator[WriteBatch]:
         """Writes applied all at once, across namespaces::
@@ -214,6 +226,9 @@ class FakeVectorStore(ReadMethods):
                 part = self._spaces.get(namespace)
                 among = None if ids is None else unique
                 rows = [] if part is None else self._listing.passing_rows(part, predicate, among)
+                if part is not None and self._profile.append_writes and self._writer.immediate:
+                    # no primary key: the rows the filter matches go, not their ids' other rows
+                    return self._writer.remove_rows(namespace, rows)
                 unique = [part.row_id[r] for r in rows] if part is not None else []
             batch = WriteBatch(self._batches, self._profile)
             batch.writes.append((namespace, unique))

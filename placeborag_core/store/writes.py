@@ -8,8 +8,9 @@ every write of a batch before any of them changes anything.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from placeborag_core.backends import Profile
 from placeborag_core.store.batches import BatchBuilder
@@ -34,6 +35,22 @@ class WriteBatch:
         """Add an upsert of ``records`` (as ``FakeVectorStore.upsert_many`` takes them)."""
         check_namespace(namespace)
         batch = self._builder.build(records)
+        if batch is not None:
+            self.writes.append((namespace, batch))
+
+    def append_many(
+        self, records: Iterable[Any], *, namespace: str = "", replace: bool = False
+    ) -> None:
+        """Add an append of ``records``: each becomes a new row, ids may repeat (profiles whose
+        engine has no primary key: ``Profile.append_writes``); ``replace``: the records replace
+        the namespace's rows and its table schema instead."""
+        if not self._profile.append_writes:
+            raise ValueError(
+                f"the {self._profile.name} profile's engine keys records by id: it has no "
+                "append write; use upsert_many"
+            )
+        check_namespace(namespace)
+        batch = self._builder.build(records, append=True, replace=replace)
         if batch is not None:
             self.writes.append((namespace, batch))
 
@@ -68,14 +85,56 @@ class Writer:
                     f"got {width}"
                 )
             fixed = width
+        writes = self._prepare(batch.writes)
         self.dimension = fixed
         counts = []
-        for namespace, items in batch.writes:
+        for namespace, items in writes:
             if isinstance(items, Batch):
                 self._upsert(namespace, items)
             else:
                 counts.append(self._delete(namespace, items))
         return counts
+
+    def _prepare(
+        self, writes: list[tuple[str, Batch | list[str]]]
+    ) -> list[tuple[str, Batch | list[str]]]:
+        """Every write checked against what only the namespace's state can tell (a repeated id
+        that is already stored; a typed table's schema), before any of them is applied."""
+        rule = self._profile.columns
+        keep_new = self._profile.duplicate_ids_in_batch == "keep_new"
+        if rule is None and not keep_new:
+            return writes
+        schemas: dict[str, object] = {}
+        out: list[tuple[str, Batch | list[str]]] = []
+        for namespace, items in writes:
+            if isinstance(items, Batch):
+                if rule is not None:
+                    schema = schemas.get(namespace, self.spaces.schemas.get(namespace))
+                    if schema is None or items.replace:
+                        schema = rule.create(items.metas)
+                    metas, defaults = rule.conform(schema, items.metas, items.append)
+                    schemas[namespace] = schema
+                    if keep_new and not items.append:  # after the schema, as LanceDB checks
+                        self._check_repeats(namespace, items)
+                    typed = dataclasses.replace(
+                        items,
+                        metas=cast("list[dict[str, Any] | None]", metas),
+                        defaults=defaults,
+                        schema=schema,
+                    )
+                    out.append((namespace, typed))
+                    continue
+                if keep_new and not items.append:
+                    self._check_repeats(namespace, items)
+            out.append((namespace, items))
+        return out
+
+    def _check_repeats(self, namespace: str, batch: Batch) -> None:
+        seen: set[str] = set()
+        for record_id in batch.ids:
+            if record_id in seen and self._exists_latest(namespace, record_id):
+                raise ValueError(self._profile.duplicate_ids_message.format(ids=record_id))
+            seen.add(record_id)
 
     def refresh(self) -> None:
         """Apply every held write, in the order it was made."""
@@ -93,7 +152,21 @@ class Writer:
 
     def _write(self, namespace: str, batch: Batch) -> None:
         assert self.dimension is not None  # fixed by apply() before any upsert
-        self.spaces.upsert(namespace, batch, self.dimension)
+        if batch.replace:
+            self.spaces.drop(namespace)
+        self.spaces.upsert(namespace, batch, self.dimension, batch.schema)
+
+    @property
+    def immediate(self) -> bool:
+        """Whether writes are applied at once (not held for ``refresh``)."""
+        return not self._manual
+
+    def remove_rows(self, namespace: str, rows: list[int]) -> int:
+        """Delete rows of a namespace now (immediate visibility only); how many went."""
+        part = self.spaces.get(namespace)
+        if part is None or not rows:
+            return 0
+        return part.remove_rows(rows, keep_orphans=self.spaces.orphaned_ids)
 
     def _delete(self, namespace: str, ids: list[str]) -> int:
         if not self._manual:

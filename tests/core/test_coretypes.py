@@ -46,7 +46,7 @@ def test_every_profile_ranks_the_same_under_every_blas_kernel() -> None:
     distinct = set(kernels.values())
     digests = {coretype: result["digests"] for coretype, result in runs.items()}
     first = digests[CORETYPES[0]]
-    # one digest per profile and metric
+    # every profile and metric (PROFILES), each with its own digest
     assert len(first) == sum(len(p.variants) for p in PROFILES.values())  # type: ignore[arg-type]
     for coretype, found in digests.items():
         assert found == first, (

@@ -53,7 +53,7 @@ class _LeakyStore(FakeVectorStore):
 
 
 def test_walls_hold_for_every_profile() -> None:
-    for profile in ("default", "chroma", "qdrant", "faiss", "weaviate"):
+    for profile in ("default", "chroma", "qdrant", "faiss", "weaviate", "lancedb"):
         assert_tenant_isolation(_seeded(FakeVectorStore(embedder=FakeEmbedder(), profile=profile)))
 
 

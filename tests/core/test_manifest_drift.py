@@ -88,7 +88,7 @@ def test_a_freshly_seeded_store_matches_and_reseeding_elsewhere_matches_too() ->
     check_drift(_seeded(), manifest)  # a new process, same inputs: no drift
 
 
-@pytest.mark.parametrize("profile", ["chroma", "qdrant", "faiss", "weaviate"])
+@pytest.mark.parametrize("profile", ["chroma", "qdrant", "faiss", "weaviate", "lancedb"])
 def test_backend_profiles_match_a_manifest_built_on_the_default_one(profile: str) -> None:
     manifest = build_manifest(_seeded())
     store = FakeVectorStore(embedder=FakeEmbedder(), profile=profile)

@@ -114,6 +114,27 @@ def _l2_recipe(q: list[float], v: list[float]) -> float:
             True,
         ),
         (
+            "pgvector",
+            "l2",
+            {"same": 0, "diag": 0.894427191, "twice": 1, "ortho": 2**0.5, "opp": 2, "c34": 20**0.5},
+            "same",
+            False,
+        ),
+        (
+            "pgvector",
+            "cosine",
+            {"same": 0, "twice": 0, "c34": 0.4, "diag": 0.4, "ortho": 1, "opp": 2},
+            "same",
+            False,
+        ),
+        (
+            "pgvector",
+            "ip",
+            {"c34": -3, "twice": -2, "same": -1, "diag": -0.6, "ortho": 0, "opp": 1},
+            "c34",
+            False,
+        ),
+        (
             "weaviate",
             "cosine",
             {"same": 0, "twice": 0, "c34": 0.4, "diag": 0.4, "ortho": 1, "opp": 2},
@@ -151,6 +172,8 @@ def test_default_metric_of_each_profile_is_its_engines_default() -> None:
         "weaviate": "cosine",
         "milvus": "cosine",
         "milvus_int64": "cosine",
+        "pgvector": "cosine",
+        "lancedb": "l2",
     }
     assert PROFILES["milvus"].metrics == ("cosine", "l2", "ip")
     assert PROFILES["chroma"].metrics == ("l2", "cosine", "ip")
@@ -634,7 +657,8 @@ def test_engines_that_accept_zero_vectors_score_them_as_measured(
 def test_profiles_without_measured_zero_vectors_reject_them(profile: str) -> None:
     store = FakeVectorStore(profile=profile)
     with pytest.raises(
-        ValueError, match=r"zero vector.*\(chroma, qdrant, faiss, milvus, milvus_int64\)"
+        ValueError,
+        match=r"zero vector.*\(chroma, qdrant, faiss, milvus, milvus_int64, pgvector, lancedb\)",
     ):
         store.upsert("2", None, vector=[0.0, 0.0, 0.0])
     store.upsert("1", None, vector=[1.0, 0.0, 0.0])

@@ -66,7 +66,7 @@ def test_second_run_changes_nothing() -> None:
     assert store.ids() == list(before)  # listing order untouched too
 
 
-@pytest.mark.parametrize("profile", ["default", "chroma", "qdrant", "faiss", "weaviate"])
+@pytest.mark.parametrize("profile", ["default", "chroma", "qdrant", "faiss", "weaviate", "lancedb"])
 def test_idempotent_under_every_profile(profile: str) -> None:
     # qdrant re-normalises vectors on write and accepts only uint/UUID ids: chunk ids are dashed
     # UUIDs, stored as given, and the comparison tolerates float32 re-normalisation

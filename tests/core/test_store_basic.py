@@ -282,7 +282,7 @@ def test_ids_restriction() -> None:
 
 
 def test_match_similarity_is_raw_cosine_under_every_profile() -> None:
-    for profile in ("default", "chroma", "qdrant", "faiss", "weaviate"):
+    for profile in ("default", "chroma", "qdrant", "faiss", "weaviate", "lancedb"):
         store = FakeVectorStore(profile=profile)
         store.upsert("1", None, vector=[3.0, 4.0, 0.0])
         (match,) = store.query([2.0, 0.0, 0.0], k=1)

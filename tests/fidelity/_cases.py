@@ -199,6 +199,13 @@ CORE_FIELD_OPS = (
 """Every field operator of the core dialect."""
 
 
+PGVECTOR_FIELD_OPS = (
+    "bare", "$eq", "$ne", "$gt", "$gte", "$lt", "$lte", "$in", "$nin", "$exists", "$contains",
+)  # fmt: skip
+"""The pgvector dialect's operators (``bare`` is ``{"key": value}``), and ``$contains``, which
+it lacks (the profile must refuse it)."""
+
+
 def draw_field_clause(d: Draw, ops: tuple[str, ...]) -> dict[str, Any]:
     """One ``{"key": ...}`` clause with an operator from ``ops``."""
     key = d.choice(KEYS)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from ._divergences import FLOAT_ROUNDING
 
@@ -33,6 +34,20 @@ class TiePolicy:
 
     subset: str | None
     order: str | None
+    whole_sort: bool = False
+    """The engine orders equal scores by a sort over every candidate (PostgreSQL's tuplesort):
+    where the last bits make other candidates equal, or ordered the other way, on one side only,
+    the sort compares differently and the order inside an exact tie may change
+    (``float-rounding``)."""
+
+
+def weak_order(scores: Mapping[str, float]) -> list[frozenset[str]]:
+    """The candidates in score order, equal (bit-identical; NaN last and equal to NaN, as a sort
+    has it) ones grouped: two sides whose weak orders differ make a sort compare differently."""
+    groups: dict[Any, set[str]] = {}
+    for key, value in scores.items():
+        groups.setdefault((1, 0.0) if value != value else (0, value), set()).add(key)
+    return [frozenset(groups[value]) for value in sorted(groups)]
 
 
 @dataclass(frozen=True)
@@ -45,6 +60,8 @@ class Verdict:
 
 
 def _close(a: float, b: float, tol: float) -> bool:
+    if a != a or b != b:  # NaN: pgvector cosine distance of a zero vector
+        return a != a and b != b
     return abs(a - b) <= tol
 
 
@@ -60,7 +77,8 @@ def _groups(hits: Sequence[Hit], tol: float) -> list[list[int]]:
 
 
 def _exact_tie(hits: Sequence[Hit], ranks: Sequence[int]) -> bool:
-    return len({hits[i].score for i in ranks}) == 1
+    scores = {hits[i].score for i in ranks}
+    return len(scores) == 1 or all(s != s for s in scores)  # all NaN
 
 
 def _show(hits: Sequence[Hit]) -> str:
@@ -110,7 +128,11 @@ def compare_rankings(
             continue
         rounding = not (_exact_tie(theirs, ranks) and _exact_tie(ours, ranks))
         if set(our_ids) == set(their_ids):
-            if rounding:
+            if rounding or (
+                policy.whole_sort
+                and our_candidates is not None
+                and weak_order(candidates) != weak_order(our_candidates)
+            ):
                 found.add(FLOAT_ROUNDING)
             elif policy.order is not None:
                 found.add(policy.order)

@@ -25,6 +25,11 @@ QDRANT_TIE_ORDER = "qdrant-tie-order"
 FLOAT_ROUNDING = "float-rounding"
 QDRANT_K_COERCION = "qdrant-k-coercion"
 MILVUS_NAN = "milvus-nan-vectors"
+PGVECTOR_K_COERCION = "pgvector-k-coercion"
+LANCEDB_K_TYPES = "lancedb-k-types"
+LANCEDB_MESSAGES = "lancedb-vector-error-messages"
+LANCEDB_BAD_VECTORS = "lancedb-bad-vectors"
+LANCEDB_PROJECTION = "lancedb-struct-projection"
 
 KNOWN: dict[str, Divergence] = {
     d.key: d
@@ -95,12 +100,92 @@ KNOWN: dict[str, Divergence] = {
             ),
         ),
         Divergence(
+            key=PGVECTOR_K_COERCION,
+            engines=("pgvector",),
+            reason=(
+                "PostgreSQL casts a LIMIT to bigint: psycopg's k='2' (sent untyped) becomes "
+                "LIMIT 2, and a float is rounded half to even (1.5 and 2.5 give 2, 0.4 gives "
+                "0). Our pgvector profile rejects a k that is not an int with a TypeError: a "
+                "string or fractional k is a bug in the calling code, not a behaviour of the "
+                "engine (the KRule in placeborag_core/backends/pgvector/profile.py)."
+            ),
+            evidence=(
+                "docs/engines/pgvector.md#pgvector-k-coerced-to-bigint "
+                "(probes/pgvector_errors_writes.py); tests/fidelity/_engines.py PgvectorSide."
+            ),
+        ),
+        Divergence(
+            key=LANCEDB_K_TYPES,
+            engines=("lancedb",),
+            reason=(
+                "LanceDB checks a query's limit three ways: pydantic rejects 1.5 (a ValueError "
+                "with pydantic's message), a str fails a comparison (TypeError) and True is "
+                "taken as 1. The lancedb profile's KRule raises one ValueError for every k "
+                "that is not an int, bools included: a k of another type is a bug in the calling "
+                "code, not a behaviour of the engine."
+            ),
+            evidence=(
+                "docs/engines/lancedb.md#lancedb-k-types (probes/lancedb_schema.py); "
+                "tests/fidelity/_lancedb.py error_cases."
+            ),
+        ),
+        Divergence(
+            key=LANCEDB_MESSAGES,
+            engines=("lancedb",),
+            reason=(
+                "A vector of the wrong width or with a NaN fails on both sides with the same "
+                "kind of error (ValueError for a query and an add; for merge_insert a "
+                "RuntimeError, which LanceDimensionError also is), but with the store's own "
+                "message, which names both widths, instead of LanceDB's (\"There is no vector "
+                'column in the data", an Arrow cast error with a Rust source path).'
+            ),
+            evidence=(
+                "docs/engines/lancedb.md#lancedb-error-add-wrong-dimension, "
+                "#lancedb-error-search-wrong-dimension, #lancedb-error-nan-vector."
+            ),
+        ),
+        Divergence(
+            key=LANCEDB_BAD_VECTORS,
+            engines=("lancedb",),
+            reason=(
+                "Every profile refuses a vector with a NaN or infinite component with a "
+                "ValueError before anything is written; LanceDB stores infinite components "
+                "(and returns inf distances), and reports a NaN in a merge_insert as a "
+                "RuntimeError. table.add([]) raises 'Cannot create table from empty list "
+                "without a schema' even on an existing table; append_many([]) writes nothing, "
+                "as every empty write in the store does."
+            ),
+            evidence=(
+                "docs/engines/lancedb.md#lancedb-inf-vector-stored, #lancedb-merge-errors, "
+                "#lancedb-add-empty-raises (probes/lancedb_schema.py)."
+            ),
+        ),
+        Divergence(
+            key=LANCEDB_PROJECTION,
+            engines=("lancedb",),
+            reason=(
+                "After a table.add whose rows all lack a field of the metadata struct (the "
+                "LangChain and LlamaIndex LanceDB stores write metadata as one struct column), "
+                "lance 14 fails a search whose filter reads that field, and any plain search "
+                "with a filter, with 'projection supplied fewer column indices than its fields "
+                "require': a bug in lance's reader of fragments missing a struct child. The "
+                "store answers the search (the field is NULL in those rows); reproducing a "
+                "reader bug would make the double fail where the engine is meant to work."
+            ),
+            evidence=(
+                "docs/engines/lancedb.md#lancedb-bug-struct-projection "
+                "(probes/lc_lancedb.py lancedb-bug-plain-search-where-after-struct-nulls); "
+                "tests/fidelity/test_langchain_lancedb.py."
+            ),
+        ),
+        Divergence(
             key=FLOAT_ROUNDING,
-            engines=("chroma", "qdrant", "faiss", "milvus", "milvus_int64"),
+            engines=("chroma", "qdrant", "faiss", "milvus", "milvus_int64", "pgvector", "lancedb"),
             reason=(
                 "Two candidates whose scores differ only in the last float32 bits can be "
                 "ordered differently: the engines compute with their own SIMD/FMA kernels "
-                "(and qdrant-client renormalises stored cosine vectors on every query), our "
+                "(pgvector: float32 sums in 16 FMA lanes, then double precision; "
+                "qdrant-client renormalises stored cosine vectors on every query), our "
                 "profiles report the exact values, rounded once, the same on every machine. "
                 "Scores still agree within float32 tolerance. The "
                 "same goes for MMR picks whose objectives tie within tolerance, and for "
@@ -110,7 +195,10 @@ KNOWN: dict[str, Divergence] = {
             evidence=(
                 "docs/engines/chroma.md#chroma-score-l2-ip-kernel, #chroma-score-cosine-kernel, "
                 "#chroma-score-dyadic-exact; docs/engines/faiss.md#faiss-score-kernel, "
-                "#faiss-score-numpy-gap, #faiss-score-dyadic-exact."
+                "#faiss-score-numpy-gap, #faiss-score-dyadic-exact; docs/engines/pgvector.md"
+                "#pgvector-score-recipe-bit-exact (the build's lane order, probe "
+                "pgvector_scores.py with its kernel _pgkernel.py), "
+                "#pgvector-score-profile-exact-within-1e-6."
             ),
         ),
     )

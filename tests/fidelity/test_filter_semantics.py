@@ -383,6 +383,31 @@ every operator and function, literal forms, keyword spellings, a literal on the 
 text the parser ignores, and the expressions Milvus rejects."""
 
 
+PGVECTOR_FILTERS: list[dict[str, Any]] = [
+    {"tags": "x"},
+    {"tags": {"$ne": "x"}},
+    {"tags": {"$nin": ["y", "z"]}},
+    {"color": {"$ne": "red"}},
+    {"color": {"$nin": ["red", "blue"]}},
+    {"flag": {"$eq": 1}},
+    {"flag": {"$gt": 0}},
+    {"n": {"$ne": "5"}},
+    {"n": {"$in": [1, "5", True]}},
+    {"n": {"$nin": [1, "5"]}},
+    {"color": {"$exists": True}},
+    {"missing": {"$exists": False}},
+    {"$not": {"color": "red"}},
+    {"$not": {"n": 1}},
+    {"$not": {"n": {"$gt": 2}}},
+    {"$not": {"$or": [{"color": "red"}, {"n": 2}]}},
+    {"$or": [{"n": 1}, {"$not": {"n": "5"}}]},
+    {"$and": [{"$not": {"n": 1}}, {"color": {"$ne": "x"}}]},
+    {"color": "red", "n": 1},
+    {"n": {"$gt": 1, "$lt": 9}},
+]
+"""JSONB's rules: null matches ``$ne``, types never compare, ``NOT`` of unknown stays unknown."""
+
+
 def _dataset(records: list[dict[str, Any]]) -> Dataset:
     vectors = np.random.default_rng(3).standard_normal((len(records), 4))
     ids = [str(i) for i in range(len(records))]
@@ -412,13 +437,14 @@ def _params(engine: str, filters: list[Any]) -> list[Any]:
     ("engine", "where"),
     _params("chroma", COMMON_FILTERS + CHROMA_FILTERS)
     + _params("qdrant", COMMON_FILTERS + QDRANT_FILTERS)
-    + _params("milvus", COMMON_FILTERS + MILVUS_FILTERS),  # type: ignore[operator]
+    + _params("milvus", COMMON_FILTERS + MILVUS_FILTERS)  # type: ignore[operator]
+    + _params("pgvector", COMMON_FILTERS + PGVECTOR_FILTERS),
 )
 def test_filter_matches_the_same_records(
     engine: str, where: Any, sides: Any, request: pytest.FixtureRequest
 ) -> None:
-    extra = {"qdrant": QDRANT_EXTRA, "milvus": MILVUS_EXTRA}.get(engine, [])
-    data = _dataset(RECORDS + extra)
+    extra = {"qdrant": QDRANT_EXTRA, "pgvector": QDRANT_EXTRA, "milvus": MILVUS_EXTRA}
+    data = _dataset(RECORDS + extra.get(engine, []))
     records = data.metadatas
     metric = "l2" if engine == "chroma" else "cosine"
     if engine == "milvus":  # one loaded pair for every filter: each Milvus write is a round trip

@@ -30,6 +30,8 @@ for _module in (
     "langchain_community",
     "llama_index.vector_stores.chroma",
     "llama_index.vector_stores.qdrant",
+    "pgserver",
+    "psycopg",
 ):
     pytest.importorskip(
         _module, reason=f"{_module} is missing (pip install 'placeborag[fidelity,all]')"
@@ -55,6 +57,10 @@ def test_there_are_probes() -> None:
 @pytest.mark.parametrize("script", SCRIPTS, ids=lambda p: p.stem)
 def test_probe_facts_hold(script: Path) -> None:
     env = {**os.environ, "ANONYMIZED_TELEMETRY": "False", "PYTHONWARNINGS": "ignore"}
+    if "pgvector" in script.stem:
+        from . import _pg
+
+        env["PLACEBORAG_PROBE_PG_URI"] = _pg.uri()  # the session's server, a schema each
     done = subprocess.run(
         [sys.executable, str(script)],
         capture_output=True,

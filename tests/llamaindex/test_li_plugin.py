@@ -73,7 +73,7 @@ def test_rejected_value_fails_with_the_constructor_message(pytester: pytest.Pyte
         """
         import pytest
 
-        @pytest.mark.placeborag(profile="faiss")
+        @pytest.mark.placeborag(profile="weaviate")
         def test_bad(llamaindex_vector_store):
             pass
         """

@@ -606,11 +606,19 @@ def test_embedder_is_shared_with_the_core_store():
 def test_profile_without_llamaindex_facts_is_rejected():
     with pytest.raises(
         ValueError,
-        match="profile 'faiss' has no LlamaIndex integration facts; "
-        "PlaceboVectorStore supports: default, chroma, qdrant, milvus",
+        match="profile 'weaviate' has no LlamaIndex integration facts; "
+        "PlaceboVectorStore supports: default, chroma, qdrant, milvus, pgvector, lancedb, faiss",
     ):
-        PlaceboVectorStore(profile="faiss")
-    assert sorted(INTEGRATIONS) == ["chroma", "default", "milvus", "qdrant"]
+        PlaceboVectorStore(profile="weaviate")
+    assert sorted(INTEGRATIONS) == [
+        "chroma",
+        "default",
+        "faiss",
+        "lancedb",
+        "milvus",
+        "pgvector",
+        "qdrant",
+    ]
 
 
 def test_stores_text_cannot_be_switched_off():

@@ -87,7 +87,7 @@ PROFILE = Profile(
     variants=_VARIANTS,
     filters=_dialect(Schema(id_field="id", id_type="varchar")),
     upsert_metadata="replace",
-    upsert_slot="end",
+    upsert_position="end_in_order",
     duplicate_ids_in_batch="last_wins",
     duplicate_ids_message="",
     ids=IdRule(
@@ -115,7 +115,13 @@ PROFILE = Profile(
         ("ties", f"{DOC}#milvus-ties-l2, #milvus-ties-cosine, #milvus-ties-mixed"),
         ("listing", f"{DOC}#milvus-listing-order"),
         ("filters", f"{DOC}#filter-expressions"),
-        ("writes", f"{DOC}#milvus-write-upsert-moves-to-end, #milvus-write-upsert-replaces"),
+        (
+            "writes",
+            (
+                f"{DOC}#milvus-write-upsert-moves-to-end, #milvus-write-upsert-batch-in-order, "
+                "#milvus-write-upsert-replaces"
+            ),
+        ),
         ("duplicates", f"{DOC}#milvus-write-duplicate-ids-one-upsert-last-wins"),
     ),
 )

@@ -194,6 +194,14 @@ def ties_and_listing(c: MilvusClient) -> None:
     c.upsert("up", [{"id": "b", "vector": [0.6, 0.8]}])
     moved = search(c, "up", [1.0, 0.0], 5)
     facts.check("milvus-write-upsert-moves-to-end", moved == list("acdeb"), moved)
+    # A batch mixing stored and new ids: every record goes to the end, in batch order (no
+    # updated records before new ones, as LanceDB's merge_insert does): upsert_position
+    # "end_in_order".
+    c.create_collection("upmix", dimension=2, metric_type="L2", id_type="string", max_length=8)
+    c.insert("upmix", [{"id": i, "vector": [0.6, 0.8]} for i in "abc"])
+    c.upsert("upmix", [{"id": i, "vector": [0.6, 0.8]} for i in "zbya"])
+    mixed = search(c, "upmix", [1.0, 0.0], 5)
+    facts.check("milvus-write-upsert-batch-in-order", mixed == list("czbya"), mixed)
     # Both copies of a repeated id are stored; a search shows the first copy it ranks (L2:
     # the first inserted, so d keeps the place of its first occurrence).
     c.upsert("up", [{"id": "d", "vector": [0.6, 0.8]}, {"id": "a", "vector": [0.6, 0.8]},

@@ -13,7 +13,7 @@ from __future__ import annotations
 import time
 
 import psycopg
-from _probe_common import check, error_of, finish, postgres
+from _pgprobe import check, error_of, finish, postgres
 
 STARTED = time.perf_counter()
 

@@ -15,7 +15,7 @@ import time
 
 import numpy as np
 import psycopg
-from _probe_common import check, finish, postgres
+from _pgprobe import check, finish, postgres
 
 STARTED = time.perf_counter()
 TIE = "[0,0,1]"
@@ -177,6 +177,31 @@ def main() -> None:
             for q in queries
         ]
         check("pgvector-ivfflat-all-lists-probed-fills-k", full, [50] * 5)
+        # PostgreSQL's tuplesort, ported (placeborag_core/backends/pgvector/ties.py), against the
+        # engine on tie-heavy tables of several sizes and limits.
+        import random
+
+        from placeborag_core.backends.pgvector.ties import pg_order
+
+        draw = random.Random(3)
+        differ = 0
+        for _ in range(60):
+            n = draw.choice([3, 8, 20, 41, 100, 400])
+            values = [float(draw.randrange(draw.choice([1, 2, 5, 50]))) for _ in range(n)]
+            values = [float("nan") if draw.random() < 0.05 else v for v in values]
+            limit = draw.choice([1, 2, 3, 5, 10, n])
+            con.execute("DROP TABLE IF EXISTS sortprobe")
+            con.execute("CREATE TABLE sortprobe (i int, x float8)")
+            with con.cursor() as cur:
+                cur.executemany("INSERT INTO sortprobe VALUES (%s, %s)", list(enumerate(values)))
+            got = [
+                r[0]
+                for r in con.execute(
+                    "SELECT i FROM sortprobe ORDER BY x LIMIT %s", (limit,)
+                ).fetchall()
+            ]
+            differ += got != pg_order(np.asarray(values), limit)
+        check("pgvector-ties-tuplesort-port", differ, 0)
     finish(STARTED)
 
 

@@ -1,18 +1,19 @@
 """Probe: llama-index ``LanceDBVectorStore`` -- scores, MetadataFilters translation, writes.
 
 Integration: llama-index-vector-stores-lancedb 0.6.0 on lancedb 0.40 (embedded, tmp dir). Nodes go
-through ``VectorStoreIndex`` with the unit-vector table embedding from _probe_common.
+through ``VectorStoreIndex`` with the unit-vector table embedding from _unit_table.
 Run: python tests/fidelity/probes/li_lancedb.py
 """
 
 from __future__ import annotations
 
+import re
 import time
 import warnings
 from typing import Any
 
-import _probe_common as common
-from _probe_common import META, check, check_error, error_of, finish, li_embedding, scratch_dir
+import _unit_table as common
+from _unit_table import META, check, check_error, error_of, finish, li_embedding, scratch_dir
 from llama_index.core import StorageContext, VectorStoreIndex
 from llama_index.core.schema import TextNode
 from llama_index.core.vector_stores import (
@@ -25,6 +26,17 @@ from llama_index.core.vector_stores.types import VectorStoreQuery
 from llama_index.vector_stores.lancedb import LanceDBVectorStore
 
 STARTED = time.perf_counter()
+_OPERATORS = (("!=", "-ne-"), ("==", "-eq-"), (">=", "-gte-"), ("<=", "-lte-"), (">", "-gt-"),
+              ("<", "-lt-"))  # fmt: skip
+
+
+def _slug(name: str) -> str:
+    """A filter case's name as a fact id part (``n>=3`` -> ``n-gte-3``)."""
+    for op, word in _OPERATORS:
+        name = name.replace(op, word)
+    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
+
+
 EXTRA: dict[str, dict[str, Any]] = {"g": {"n": 1.0, "color": "x"}, "h": {"n": 2, "color": "y"}}
 Op = FilterOperator
 
@@ -149,7 +161,7 @@ def retrieval(index: VectorStoreIndex) -> None:
         ),
     ]
     for name, filters, want in cases:
-        check(f"li-lancedb-filter {name}", run(filters), want)
+        check(f"li-lancedb-filter-{_slug(name)}", run(filters), want)
     check(
         "li-lancedb-prefilter-top1",
         [run(one("color", "blue"), k=1), run(one("color", "green"), k=1)],
@@ -157,7 +169,7 @@ def retrieval(index: VectorStoreIndex) -> None:
     )
     for op in (Op.NIN, Op.CONTAINS, Op.IS_EMPTY):
         check(
-            f"li-lancedb-filter-unsupported-{op.value}",
+            f"li-lancedb-filter-unsupported-{op.value.replace('_', '-')}",
             run(one("color", ["x"] if op == Op.NIN else "x", op)),
             ("KeyError", f"<FilterOperator.{op.name}: '{op.value}'>"),
         )

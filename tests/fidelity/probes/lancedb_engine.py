@@ -3,20 +3,65 @@
 Engine: lancedb (OSS, embedded: ``lancedb.connect(<tmp dir>)``), in process, no server. A table
 without an index is searched exactly (flat KNN); an IVF_PQ index makes ``_distance`` an estimate
 from the compressed codes unless ``refine_factor`` re-ranks with the raw vectors.
+Covers the facts of docs/engines/lancedb.md from ``lancedb-vector-column-float32`` to
+``lancedb-ivfpq-refine-factor-exact-distances`` (scores, ties, filter results, pre/post-filter,
+errors, k, writes); ``lancedb_schema.py`` covers the table schema and lance's filter stages.
 Run: python tests/fidelity/probes/lancedb_engine.py
 """
 
 from __future__ import annotations
 
-import time
+import math
+import shutil
+import tempfile
+from collections.abc import Callable
 from typing import Any
 
 import lancedb
 import numpy as np
-from _probe_common import DOCS, Q, check, check_error, error_of, finish, scratch_dir
+from _probe import Facts
 from lancedb.index import IvfPq
 
-STARTED = time.perf_counter()
+FACTS = Facts("LanceDB engine (embedded)", "lancedb", "pyarrow")
+Q = [1.0, 0.0, 0.0]
+DOCS: dict[str, list[float]] = {
+    "same": [1.0, 0.0, 0.0],
+    "twice": [2.0, 0.0, 0.0],
+    "c34": [3.0, 4.0, 0.0],
+    "diag": [0.6, 0.0, 0.8],
+    "ortho": [0.0, 1.0, 0.0],
+    "opp": [-1.0, 0.0, 0.0],
+}
+
+
+def _equal(a: Any, b: Any) -> bool:
+    if isinstance(a, float) and isinstance(b, float) and math.isnan(a) and math.isnan(b):
+        return True
+    if isinstance(a, list | tuple) and isinstance(b, list | tuple):
+        return len(a) == len(b) and all(_equal(x, y) for x, y in zip(a, b, strict=True))
+    return bool(a == b)
+
+
+def check(fact: str, got: Any, want: Any) -> None:
+    """Record a fact that holds when ``got == want`` (floats exactly)."""
+    FACTS.check(fact, _equal(got, want), repr(got))
+
+
+def error_of(fn: Callable[[], Any]) -> tuple[str, str] | None:
+    """(exception class name, first line of its message), or None when fn succeeds."""
+    try:
+        fn()
+    except Exception as error:  # the probe records what the engine raises
+        return type(error).__name__, str(error).strip().splitlines()[0]
+    return None
+
+
+def check_error(fact: str, err: tuple[str, str] | None, cls: str, prefix: str) -> None:
+    """Record a fact that holds when the call raised ``cls`` with a message starting with
+    ``prefix``."""
+    holds = err is not None and err[0] == cls and err[1].startswith(prefix)
+    FACTS.check(fact, holds, repr(err))
+
 
 RECORDS: list[tuple[str, dict[str, Any]]] = [
     ("r1", {"color": "red", "n": 1, "tags": ["x", "y"]}),
@@ -35,14 +80,17 @@ def check_err(fact: str, err: tuple[str, str] | None, want: tuple[str, str]) -> 
 
 
 def main() -> None:
-    with scratch_dir("lancedb") as root:
-        db = lancedb.connect(str(root))
+    root = tempfile.mkdtemp(prefix="probe-lancedb-")
+    try:
+        db = lancedb.connect(root)
         scores(db)
         ties(db)
         filters(db)
         errors_and_writes(db)
         ann(db)
-    finish(STARTED)
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+    FACTS.done()
 
 
 def scores(db: Any) -> None:
@@ -249,12 +297,17 @@ def filters(db: Any) -> None:
             ),
         ),
     }
-    for expr, want in cases.items():
-        got = where(expr)
-        if isinstance(want, tuple):
-            check_error(f"lancedb-filter [{expr}]", got, *want)
-        else:
-            check(f"lancedb-filter [{expr}]", got, want)
+    results = {e: where(e) for e, want in cases.items() if not isinstance(want, tuple)}
+    check("lancedb-filter-results", results, {e: w for e, w in cases.items() if e in results})
+    errors = {e: where(e) for e, want in cases.items() if isinstance(want, tuple)}
+    FACTS.check(
+        "lancedb-filter-errors",
+        all(
+            isinstance(got, tuple) and got[0] == cases[e][0] and got[1].startswith(cases[e][1])
+            for e, got in errors.items()
+        ),
+        repr(errors),
+    )
 
     near = [{"id": f"n{i:02d}", "vector": [1.0, i * 0.001], "color": "blue"} for i in range(50)]
     pf = db.create_table("pf", [*near, {"id": "far", "vector": [-1.0, 0.0], "color": "red"}])
@@ -301,7 +354,7 @@ def errors_and_writes(db: Any) -> None:
     )
     for k in (0, -1, None):
         check_err(
-            f"lancedb-k-{k}",
+            f"lancedb-k-{'none' if k is None else k}",
             error_of(lambda k=k: t.search([1.0, 0.0]).limit(k).to_list()),
             ("ValueError", "Limit is required for ANN/KNN queries"),
         )

@@ -13,7 +13,7 @@ import time
 
 import numpy as np
 import psycopg
-from _probe_common import DOCS, Q, check, finish, postgres
+from _pgprobe import DOCS, Q, check, finish, postgres
 
 STARTED = time.perf_counter()
 
@@ -156,6 +156,55 @@ def main() -> None:
             exact,
             {"<->": True, "<=>": True, "<#>": True, "<+>": True},
         )
+        # The build's own order (vector.so disassembled: 16 float32 lanes with FMA, folded in
+        # halves, then one 8-lane block, then one component at a time): 2**24 + 1 rounds to
+        # 2**24 in float32, so the ones that survive tell the lanes apart.
+        kept = []
+        for dim in (16, 32, 64, 128):
+            a = [1.0] * dim
+            a[0] = 2.0**24
+            got = con.execute("SELECT %s::vector <#> %s::vector", (str(a), str([1.0] * dim)))
+            kept.append(-got.fetchone()[0] - 2**24)
+        check("pgvector-score-kernel-lanes", kept, [14.0, 30.0, 60.0, 120.0])
+        from _pgkernel import KERNELS
+
+        from placeborag_core import FakeVectorStore
+
+        metrics = {"<->": "l2", "<#>": "ip", "<=>": "cosine"}
+        mismatches = 0
+        worst_profile = 0.0
+        for dim in [*range(1, 41), 47, 64, 100, 384]:
+            block = rng.normal(size=(5, dim)).astype(np.float32)
+            block[0] = 0.0
+            q = rng.normal(size=dim)
+            for op, kernel in KERNELS.items():
+                got = [
+                    r[0]
+                    for r in con.execute(
+                        f"SELECT v::vector {op} %s::vector FROM unnest(%s::text[]) AS v",
+                        (str(list(map(float, q))), [str(list(map(float, r))) for r in block]),
+                    ).fetchall()
+                ]
+                mine = kernel(block, np.ones(5, np.float32), q).tolist()
+                mismatches += sum(
+                    not (np.isnan(g) and np.isnan(m)) and (g != m or np.signbit(g) != np.signbit(m))
+                    for g, m in zip(got, mine, strict=True)
+                )
+                store = FakeVectorStore(profile="pgvector", metric=metrics[op])
+                ids = [str(i) for i in range(5)]
+                store.upsert_many([(i, "", {}, row) for i, row in zip(ids, block, strict=True)])
+                ours = {m.id: m.score for m in store.query(q, 5)}
+                for i, g in zip(ids, got, strict=True):
+                    if np.isnan(g) or np.isnan(ours[i]):
+                        worst_profile = max(
+                            worst_profile, 0.0 if np.isnan(g) == np.isnan(ours[i]) else 1.0
+                        )
+                    else:
+                        worst_profile = max(worst_profile, abs(g - ours[i]) / max(1.0, abs(g)))
+        check("pgvector-score-recipe-bit-exact", mismatches, 0)
+        # The profile reports the exact quantities (the same on every machine): within 1e-6,
+        # relative to max(1, |score|), of this build's float32 lane sums; NaN where it has NaN.
+        check("pgvector-score-profile-exact-within-1e-6", worst_profile < 1e-6, True)
     finish(STARTED)
 
 

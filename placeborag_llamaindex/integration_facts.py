@@ -1,0 +1,151 @@
+"""The row type of the LlamaIndex integration table (:mod:`placeborag_llamaindex.integrations`):
+one frozen :class:`IntegrationFacts` per imitated integration, each field one observable
+convention of the real store, so that the adapter reads rows and never branches on an engine."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Literal
+
+from placeborag_core.backends import ColumnRule, PayloadLayout
+from placeborag_core.backends.profile import NativeFilter
+from placeborag_core.store import Where
+from placeborag_llamaindex.filters import SqlFilters, Translator
+
+__all__ = ["IntegrationFacts", "same_score"]
+
+
+def same_score(score: float) -> float:
+    """The score as a Python float: integrations that report the engine's number as it is."""
+    return float(score)
+
+
+@dataclass(frozen=True)
+class IntegrationFacts:
+    """The conventions of one real LlamaIndex integration (see the module docstring).
+
+    Attributes:
+        profile: the core profile this row belongs to.
+        integration: dotted name of the real class, for messages and docs.
+        translate_filters: ``MetadataFilters`` -> core ``where`` clause, with the integration's
+            rejections (see ``filters``).
+        node_score: the engine's score or distance -> ``NodeWithScore.score``.
+        flat_metadata: metadata values must be str/int/float/None.
+        none_metadata_as_empty_string: a ``None`` metadata value is stored as ``""``.
+        existing_id: ``add`` of an id already stored ``"replace"``s it or keeps the first.
+        duplicate_ids_in_add: an id twice in one ``add``: ``"last_wins"`` or ``"raise"``.
+        honours_doc_ids, honours_node_ids: whether ``VectorStoreQuery.doc_ids`` / ``node_ids``
+            restrict a query.
+        mmr: MMR mode over ``"all_candidates"``, over a ``"prefetch"`` of the best (with a plain
+            query when it yields fewer than ``top_k``), or ``"ignored"`` (a plain top-k).
+        mmr_prefetch_factor: the default prefetch, in multiples of ``top_k`` (``"prefetch"``
+            only; the ``mmr_prefetch_factor``/``mmr_prefetch_k`` query options override it).
+        get_nodes_empty_ids: what ``get_nodes([])`` returns.
+        delete_nodes_needs_ids: ``delete_nodes`` raises without ids, even with filters.
+        unranked_score: the score of each node of a query without embedding.
+        get_nodes_with_embedding: ``get_nodes`` returns nodes with their vectors.
+        get_nodes_limit: ``get_nodes`` takes ``limit=`` (at most that many nodes).
+        native_filter_kwarg: the ``query`` keyword that takes the engine's own filter object and
+            replaces the query's filters (None: no such keyword).
+        native_filter_payload: where the integration keeps a node in the engine's payload, for
+            reading that filter with the profile's ``native_filter``.
+        metrics: the core metrics the integration can query with (None: every metric of the
+            profile); ``PGVectorStore`` always orders by cosine distance.
+        mmr_threshold_first: which ``mmr_threshold`` wins when both are given: the query
+            keyword's (``"kwargs"``) or ``VectorStoreQuery.mmr_threshold`` (``"query"``).
+        ignored_query_kwargs: query keywords the integration accepts that change nothing for
+            an exact search in memory (``PGVectorStore``'s index tuning ``ivfflat_probes``,
+            ``hnsw_ef_search``).
+        delete_nodes_unrestricted: ``delete_nodes`` with neither ids nor filters: ``"refuse"``
+            (the real stores delete every node) or ``"nothing"`` (the real store returns
+            without deleting; ``[]`` ids then mean no id restriction when filters are given).
+        get_nodes_needs_arguments: ``get_nodes()`` with neither ``node_ids`` nor ``filters``
+            raises ``AssertionError("Either node_ids or filters must be provided")``.
+        ids_into_where: for ``get_nodes``/``delete_nodes`` with both ids and filters, the
+            translated filter and the record ids -> one clause holding both (None: the ids stay
+            a separate restriction); ``PGVectorStore`` writes both into one SQL WHERE.
+        stores_text: ``False`` when the engine keeps vectors only (FAISS): ``VectorStoreIndex``
+            then keeps the nodes in its docstore, and a query returns ids without nodes.
+        record_ids: the id a node gets in the engine: its ``"node_id"``, or its insertion
+            ``"position"`` (FAISS: ``"0"``, ``"1"``, ...), which ``add`` returns.
+        similarity_type: the number type of a query result's similarities.
+        empty_result: the exception a query with no result raises (LanceDB raises ``Warning``).
+        refused: methods the integration does not implement: name -> (exception, message).
+        profile_columns: the typed-column rule the integration's table has, replacing the
+            profile's (LanceDB: metadata as one struct column).
+        sql_filters: builds the SQL text the integration sends for ``MetadataFilters``, read
+            with the profile's native filter reader (``sql_layout``); it gets the metadata keys
+            of the first node this store added (LanceDB prefixes only those with
+            ``metadata.``).
+        sql_layout: where the integration's table keeps a node's parts.
+        sql_plain_reader: reads the SQL of a search without a vector (``get_nodes``), whose
+            errors list other hidden columns than a vector search's.
+        sql_delete_reader: reads the SQL of a delete, whose unknown columns fail with
+            DataFusion's own message (a near name or the table's fields).
+        delete_sql, delete_nodes_sql, get_nodes_sql: the SQL the integration builds for
+            ``delete(ref_doc_id)``, ``delete_nodes(node_ids)`` and ``get_nodes(node_ids)``, run
+            as it is (LanceDB quotes ids as identifiers, so these fail as in the real store).
+        get_nodes_limit_default: how many nodes a ``get_nodes`` without ids returns at most (a
+            plain LanceDB search stops at 10).
+        default_metric: the engine metric when the store names none (None: the profile's;
+            ``MilvusVectorStore``'s ``similarity_metric`` defaults to IP).
+        evidence: (fact, where it is documented) pairs.
+    """
+
+    profile: str
+    integration: str
+    translate_filters: Translator
+    node_score: Callable[[float], float]
+    flat_metadata: bool
+    none_metadata_as_empty_string: bool
+    existing_id: Literal["replace", "keep_first", "append"]
+    duplicate_ids_in_add: Literal["last_wins", "raise"]
+    honours_doc_ids: bool
+    honours_node_ids: bool
+    mmr: Literal["all_candidates", "prefetch", "ignored"]
+    get_nodes_empty_ids: Literal["nothing", "everything"]
+    delete_nodes_needs_ids: bool
+    unranked_score: float | None
+    get_nodes_with_embedding: bool
+    mmr_prefetch_factor: float | None = None
+    get_nodes_limit: bool = False
+    native_filter_kwarg: str | None = None
+    native_filter_payload: PayloadLayout | None = None
+    metrics: tuple[str, ...] | None = None
+    mmr_threshold_first: Literal["kwargs", "query"] = "kwargs"
+    ignored_query_kwargs: tuple[str, ...] = ()
+    delete_nodes_unrestricted: Literal["refuse", "nothing"] = "refuse"
+    get_nodes_needs_arguments: bool = False
+    ids_into_where: Callable[[Where, list[str]], Where] | None = None
+    stores_text: bool = True
+    record_ids: Literal["node_id", "position"] = "node_id"
+    similarity_type: Callable[[float], float] = same_score
+    empty_result: tuple[type[BaseException], str] | None = None
+    refused: Mapping[str, tuple[type[Exception], str]] = field(
+        default_factory=lambda: MappingProxyType({})
+    )
+    profile_columns: ColumnRule | None = None
+    sql_filters: SqlFilters | None = None
+    sql_layout: PayloadLayout | None = None
+    sql_plain_reader: NativeFilter | None = None
+    sql_delete_reader: NativeFilter | None = None
+    delete_sql: Callable[[str], str] | None = None
+    delete_nodes_sql: Callable[[list[str]], str] | None = None
+    get_nodes_sql: Callable[[list[str]], str] | None = None
+    get_nodes_limit_default: int | None = None
+    default_metric: str | None = None
+    evidence: tuple[tuple[str, str], ...] = ()
+
+    def __post_init__(self) -> None:
+        if (self.mmr == "prefetch") != (self.mmr_prefetch_factor is not None):
+            raise ValueError(
+                f"integration {self.profile!r}: mmr_prefetch_factor is needed exactly when mmr "
+                "is 'prefetch'"
+            )
+        if (self.native_filter_kwarg is None) != (self.native_filter_payload is None):
+            raise ValueError(
+                f"integration {self.profile!r}: native_filter_kwarg and native_filter_payload "
+                "go together"
+            )
