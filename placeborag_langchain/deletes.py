@@ -21,6 +21,7 @@ from placeborag_langchain.arguments import (
 )
 from placeborag_langchain.filters import StoreFilters
 from placeborag_langchain.ids import DocumentIds
+from placeborag_langchain.typed_fields import Collections
 
 __all__ = ["Deletes"]
 
@@ -28,14 +29,16 @@ __all__ = ["Deletes"]
 class Deletes:
     """The deletes of one store over its core store, as its integration runs them."""
 
-    def __init__(
+    def __init__(  # noqa: PLR0917 - the store's parts, in the order the store builds them
         self,
         core: FakeVectorStore,
         ids: DocumentIds,
         filters: StoreFilters,
         namespace: str,
         guard: Callable[[], None],
+        collections: Collections | None = None,
     ) -> None:
+        self._collections = collections
         self._guard = guard
         self._core = core
         self._ids = ids
@@ -49,6 +52,8 @@ class Deletes:
         self._guard()
         facts = self._facts
         ns = checked_namespace(kwargs.pop("namespace", self._namespace))
+        if facts.delete_expr_kwarg is not None:
+            return self._delete_expression(ids, kwargs.pop(facts.delete_expr_kwarg, None), ns)
         if facts.delete_filter_kwarg is not None:
             return self._by_keywords(ids, kwargs, ns)
         extra, extra_names = take_document_filters(facts, kwargs, ("where", "where_document"))
@@ -89,6 +94,32 @@ class Deletes:
         else:
             self._core.delete(core_ids or [], namespace=ns)
         return facts.delete_returns
+
+    def _delete_expression(self, ids: Any, expr: Any, ns: str) -> bool:
+        """langchain-milvus's `delete(ids, expr)`: a non-empty id list becomes the expression
+        `pk in [...]` (and `expr` is ignored); otherwise `expr` must be a str
+        (AssertionError). False where the engine refuses the delete: no collection yet, an
+        invalid expression, an id that is not a str (`pk in [1]` on the VARCHAR key)
+        (`docs/integrations/new_integrations.md#lc-milvus-delete-expr`)."""
+        facts = self._facts
+        missing = self._collections is not None and not self._collections.exists(ns)
+        if isinstance(ids, list) and ids:
+            if missing or not all(isinstance(i, str) for i in ids):
+                return False
+            self._core.delete(list(ids), namespace=ns)
+            return True
+        if not isinstance(expr, str):
+            raise facts.delete_error_type(facts.delete_none_error)
+        if missing:
+            return False
+        try:
+            translated = self._filters.translate(expr, namespace=ns)
+            if translated.where is None:
+                return False  # Milvus refuses an empty delete expression
+            self._core.delete(None, namespace=ns, where=self._filters.where(translated))
+        except ValueError:  # the engine's errors (MilvusFilterError, ...): logged, False
+            return False
+        return True
 
     def _by_keywords(self, ids: Any, kwargs: dict[str, Any], ns: str) -> bool | None:
         """A delete taking a filter and a delete-all flag besides ids (LanceDB's): the filter

@@ -30,6 +30,7 @@ __all__ = [
     "DocumentFactory",
     "EngineFilter",
     "FilterFormat",
+    "MilvusExpression",
     "SqlFilterFormat",
     "StoreFilters",
     "TranslatedFilter",
@@ -111,6 +112,31 @@ class EngineFilter:
 
 
 @dataclass(frozen=True)
+class MilvusExpression:
+    """A Milvus boolean expression string (langchain-milvus's `expr=`), read over the typed
+    fields of the store's collection (`typed_fields.Collections.schema`): the integration
+    hands the string to the engine as is."""
+
+    takes: str = "a Milvus expression str"
+
+    def read(self, flt: Any, profile: Profile) -> TranslatedFilter:
+        """`flt` over a collection without typed fields (dynamic names only)."""
+        from placeborag_core.backends.milvus.filters import Schema
+
+        return self.read_in(flt, profile, Schema(dynamic=True))
+
+    def read_in(self, flt: Any, profile: Profile, schema: Any) -> TranslatedFilter:
+        """`flt` over `schema` (a `placeborag_core.backends.milvus.filters.Schema`)."""
+        from placeborag_core.backends.milvus.filters import read_expression
+        from placeborag_core.filters.predicates import Everything
+
+        if not isinstance(flt, str):
+            raise TypeError(f"the filter is {self.takes}, got {type(flt).__name__} {flt!r}")
+        predicate = read_expression(flt, schema)
+        return TranslatedFilter(where=None if isinstance(predicate, Everything) else predicate)
+
+
+@dataclass(frozen=True)
 class SqlFilterFormat:
     """The engine's SQL text (LanceDB), read by the engine profile's SQL reader against the
     integration's table `layout`; a dict becomes SQL by the integration's own `from_dict`
@@ -187,11 +213,24 @@ class StoreFilters:
     profile: Profile
     callable_arg: CallableArg
     document: DocumentFactory
+    schema_for: Callable[[str], Any] | None = None
 
-    def translate(self, flt: Any, callable_arg: CallableArg | None = None) -> TranslatedFilter:
-        """`translate_filter` for this store (`callable_arg` overrides the integration's)."""
+    def translate(
+        self, flt: Any, callable_arg: CallableArg | None = None, namespace: str = ""
+    ) -> TranslatedFilter:
+        """`translate_filter` for this store (`callable_arg` overrides the integration's); a
+        format that reads a collection's typed fields (`MilvusExpression`) gets the schema of
+        `namespace`."""
         arg = self.callable_arg if callable_arg is None else callable_arg
-        return translate_filter(flt, self.filter_format, self.profile, arg)
+        fmt = self.filter_format
+        if (
+            self.schema_for is not None
+            and isinstance(fmt, MilvusExpression)
+            and flt is not None
+            and not (callable(flt) and not isinstance(flt, Mapping))
+        ):
+            return fmt.read_in(flt, self.profile, self.schema_for(namespace))
+        return translate_filter(flt, fmt, self.profile, arg)
 
     def translate_delete(self, flt: Any) -> TranslatedFilter:
         """`flt` as the predicate of a delete (a format with its own delete reading uses it)."""

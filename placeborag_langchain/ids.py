@@ -78,10 +78,11 @@ class DocumentIds:
             if canonical is None:
                 raise ValueError(self.engine.message.format(id=value))
             return canonical
+        error = self.facts.id_error_type
         if not isinstance(value, str):
-            raise ValueError(self.facts.id_type_error.format(id=value, type=type(value).__name__))
+            raise error(self.facts.id_type_error.format(id=value, type=type(value).__name__))
         if not value:
-            raise ValueError(self.facts.id_empty_error)
+            raise error(self.facts.id_empty_error)
         return value
 
     def lookup(self, ids: Iterable[Any], call: str = "delete") -> list[str]:

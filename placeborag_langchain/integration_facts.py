@@ -16,6 +16,7 @@ from typing import Literal
 from placeborag_core.backends import ColumnRule
 from placeborag_langchain.filters import CORE_WHERE, FilterFormat
 from placeborag_langchain.relevance import RelevanceFn
+from placeborag_langchain.typed_fields import FieldRules
 
 __all__ = ["IntegrationFacts"]
 
@@ -122,7 +123,28 @@ class IntegrationFacts:
         id_metadata_key: `add_texts` without metadatas stores `{key: id}` as each text's
             metadata (langchain-community LanceDB: "id"); None stores `{}`.
         empty_result_warning: the UserWarning a search with no result emits (None: none).
-        get_by_ids_error: the exception and message `get_by_ids` raises (None: it works).
+        get_by_ids_error: the exception and message `get_by_ids` raises (None: it works;
+            LanceDB's and langchain-milvus's NotImplementedError).
+        default_metric: the core metric of a store that names none (langchain-milvus: its
+            default index is AUTOINDEX with L2); None: the profile's.
+        filter_kwarg: the search keyword that takes the filter (langchain-milvus: `expr=`);
+            `filter=` is then refused with `filter_conflict` (the exception type and message
+            the real class raises for it).
+        returned_id_key: returned metadata also holds the id under this key (langchain-milvus
+            reports its primary key `pk`; the constructor's `primary_field` renames it).
+        id_error_type: the exception type of `id_type_error`, `id_empty_error` and a
+            `duplicate_ids` message (langchain-milvus asserts: AssertionError).
+        uses_document_ids: whether `add_documents` takes `Document.id` when no `ids=` is given
+            (langchain-milvus passes only texts and metadata on).
+        generated_id_error: NotImplementedError message for a document without an id, when
+            the integration's generated ids are not imitated (None: they are generated).
+        delete_expr_kwarg: `delete` also takes a filter under this keyword (langchain-milvus's
+            `expr=`): it deletes what the filter selects unless ids are given, and returns
+            False where the engine refuses the delete (an invalid expression, an id of the
+            wrong type, no collection yet); `delete_none_error` then has `delete_error_type`.
+        delete_error_type: the exception type of `delete_none_error`/`delete_empty_error`.
+        typed_fields: the collection's typed fields fixed by the first batch (see
+            `typed_fields.py`, langchain-milvus); None: metadata is stored as given.
         filter_mode_kwarg: the search keyword that picks pre- (truthy) or post-filtering for
             one call (LanceDB's `prefilter`); None: no such keyword.
         delete_filter_kwarg, delete_all_kwarg: `delete` keywords taking a filter in the
@@ -188,6 +210,16 @@ class IntegrationFacts:
     filter_mode_kwarg: str | None = None
     delete_filter_kwarg: str | None = None
     delete_all_kwarg: str | None = None
+    default_metric: str | None = None
+    filter_kwarg: str = "filter"
+    filter_conflict: tuple[type[Exception], str] | None = None
+    returned_id_key: str | None = None
+    id_error_type: type[Exception] = ValueError
+    uses_document_ids: bool = True
+    generated_id_error: str | None = None
+    delete_expr_kwarg: str | None = None
+    delete_error_type: type[Exception] = ValueError
+    typed_fields: FieldRules | None = None
     named_collections: bool = False
     collection_deleted_error: str = (
         "the collection was deleted (delete_collection()); call reset_collection() to create "

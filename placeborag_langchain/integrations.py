@@ -26,7 +26,7 @@ from placeborag_core.backends.lancedb.filters import (
     read_lancedb_where,
 )
 from placeborag_langchain.faiss_filters import FAISS_DICT
-from placeborag_langchain.filters import EngineFilter, SqlFilterFormat
+from placeborag_langchain.filters import EngineFilter, MilvusExpression, SqlFilterFormat
 from placeborag_langchain.integration_facts import IntegrationFacts
 from placeborag_langchain.pgvector_filters import PGVECTOR_JSONB
 from placeborag_langchain.relevance import (
@@ -34,7 +34,9 @@ from placeborag_langchain.relevance import (
     euclidean_relevance,
     half_shifted_cosine_relevance,
     max_inner_product_relevance,
+    quarter_squared_l2_relevance,
 )
+from placeborag_langchain.typed_fields import FieldRules
 
 __all__ = ["INTEGRATIONS", "IntegrationFacts", "integration_for"]
 
@@ -279,11 +281,70 @@ _LANCEDB = IntegrationFacts(
     delete_all_kwarg="delete_all",
 )
 
-INTEGRATIONS: Mapping[str, IntegrationFacts] = MappingProxyType(
-    {facts.profile: facts for facts in (_DEFAULT, _CHROMA, _QDRANT, _FAISS, _PGVECTOR, _LANCEDB)}
+# Facts (lc-milvus-*, measured on Milvus Lite 2.5 by probes/lc_milvus_integration.py):
+# lc-milvus-score-*-raw-engine-value, lc-milvus-relevance-*, lc-milvus-document-id-none-pk-*,
+# lc-milvus-default-index-autoindex-l2, lc-milvus-schema-from-first-batch,
+# lc-milvus-missing-key-*, lc-milvus-later-type-change, lc-milvus-extra-key-dropped,
+# lc-milvus-filter-expr-string, lc-milvus-filter-dict-kwarg-typeerror, lc-milvus-k-0,
+# lc-milvus-delete-*, lc-milvus-get-by-ids-not-implemented, lc-milvus-duplicate-ids-one-batch,
+# lc-milvus-id-not-str, lc-milvus-search-before-collection. The relevance functions and the
+# delete rules are also read from langchain_milvus/vectorstores/milvus.py.
+_MILVUS = IntegrationFacts(
+    profile="milvus",
+    integration="langchain_milvus.Milvus",
+    class_name="Milvus",
+    relevance=MappingProxyType(
+        {
+            "l2": quarter_squared_l2_relevance,
+            "cosine": half_shifted_cosine_relevance,
+            "ip": half_shifted_cosine_relevance,
+        }
+    ),
+    relevance_error="No supported normalization function for metric type: {metric}.",
+    default_metric="l2",
+    filter_format=MilvusExpression(),
+    filter_kwarg="expr",
+    filter_conflict=(
+        TypeError,
+        (
+            "pymilvus.milvus_client.milvus_client.MilvusClient.search() got multiple values "
+            "for keyword argument 'filter'"
+        ),
+    ),
+    document_id=False,
+    returned_id_key="pk",
+    id_error_type=AssertionError,
+    id_type_error="All ids should be strings.",
+    id_empty_error=(
+        "empty ids are refused: Milvus takes an empty VARCHAR key, the core store's ids are "
+        "non-empty"
+    ),
+    duplicate_ids="Different lengths of texts and unique ids are provided.",
+    uses_document_ids=False,
+    generated_id_error=(
+        "langchain-milvus gives documents without ids Milvus's auto ids (after a UserWarning it "
+        "switches auto_id on: INT64 keys from the server's clock), which placeborag does not "
+        "imitate; pass ids="
+    ),
+    delete_expr_kwarg="expr",
+    delete_error_type=AssertionError,
+    delete_none_error="Either ids list or expr string must be provided.",
+    delete_empty_error="Either ids list or expr string must be provided.",
+    id_lookup_error=None,
+    get_by_ids_error=(NotImplementedError, "Milvus does not yet support get_by_ids."),
+    strict_kwargs=False,
+    ignored_search_kwargs=("param", "timeout"),
+    typed_fields=FieldRules(),
 )
-"""The rows by profile name: ``default``, ``chroma``, ``qdrant``, ``faiss``, ``pgvector``,
-``lancedb``."""
+
+INTEGRATIONS: Mapping[str, IntegrationFacts] = MappingProxyType(
+    {
+        facts.profile: facts
+        for facts in (_DEFAULT, _CHROMA, _QDRANT, _FAISS, _MILVUS, _PGVECTOR, _LANCEDB)
+    }
+)
+"""The rows by profile name: ``default``, ``chroma``, ``qdrant``, ``faiss``, ``milvus``,
+``pgvector``, ``lancedb``."""
 
 
 def integration_for(profile: str) -> IntegrationFacts:

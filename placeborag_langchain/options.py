@@ -40,6 +40,7 @@ class IntegrationOptions:
     metric: str | None = None
     content_payload_key: str = "page_content"
     metadata_payload_key: str = "metadata"
+    field_names: dict[str, Any] = field(default_factory=dict)
     distance_setting: str | None = None
     overwrite: bool | None = None
 
@@ -182,6 +183,50 @@ def _create_collection(value: Any, options: IntegrationOptions, profile: str) ->
         )
 
 
+def _milvus_index_params(value: Any, options: IntegrationOptions, profile: str) -> None:
+    if value is None:
+        return
+    if isinstance(value, list):
+        if len(value) != 1:
+            raise NotImplementedError(
+                "Milvus option index_params with several entries is for several vector "
+                "fields, which placeborag does not imitate; give one dict"
+            )
+        value = value[0]
+    if not isinstance(value, Mapping):
+        raise TypeError(f"index_params must be a dict, got {type(value).__name__}")
+    metric = value.get("metric_type", "L2")
+    if not isinstance(metric, str) or metric.upper() not in ("L2", "IP", "COSINE"):
+        raise NotImplementedError(
+            f"Milvus index_params metric_type={metric!r}: placeborag imitates the dense float "
+            "metrics L2, IP and COSINE"
+        )
+    _set_metric(options, metric.lower(), "index_params['metric_type']")
+
+
+def _milvus_field(name: str) -> Callable[[Any, IntegrationOptions, str], None]:
+    def apply(value: Any, options: IntegrationOptions, profile: str) -> None:
+        if not isinstance(value, str) or not value:
+            raise TypeError(f"{name} must be a non-empty str, got {value!r}")
+        options.field_names[name] = value
+
+    return apply
+
+
+def _milvus_dynamic(value: Any, options: IntegrationOptions, profile: str) -> None:
+    if not isinstance(value, bool):
+        raise TypeError(f"enable_dynamic_field must be a bool, got {type(value).__name__}")
+    options.field_names["dynamic"] = value
+
+
+def _milvus_auto_id(value: Any, options: IntegrationOptions, profile: str) -> None:
+    if value:
+        raise NotImplementedError(
+            "Milvus option auto_id=True gives documents INT64 keys from the server's clock, "
+            "which placeborag does not imitate; leave it False and pass ids="
+        )
+
+
 _CHROMA_CLIENT = "Chroma client or server"
 _QDRANT_SERVER = "Qdrant client or server"
 
@@ -238,6 +283,35 @@ _FAISS: dict[str, _Option] = {
     "index_to_docstore_id": _Option(refuse="faiss index", defaults=({},)),
 }
 
+_MILVUS_SCHEMA = "Milvus collection schema"
+_MILVUS: dict[str, _Option] = {
+    "embedding_function": _Option(_embedding_function),
+    "index_params": _Option(_milvus_index_params),
+    "primary_field": _Option(_milvus_field("primary_field")),
+    "text_field": _Option(_milvus_field("text_field")),
+    "vector_field": _Option(_milvus_field("vector_field")),
+    "enable_dynamic_field": _Option(_milvus_dynamic),
+    "auto_id": _Option(_milvus_auto_id),
+    # Accepted, no effect on one process's store in memory: reads see every write
+    # (consistency), the index is exact, there is one replica, shard and partition set.
+    "connection_args": _Option(_ignore),
+    "consistency_level": _Option(_str_option("consistency_level")),
+    "search_params": _Option(_ignore),
+    "drop_old": _Option(_bool_option("drop_old")),
+    "collection_description": _Option(_str_option("collection_description")),
+    "collection_properties": _Option(_ignore),
+    "replica_number": _Option(_ignore),
+    "timeout": _Option(_ignore),
+    "num_shards": _Option(_ignore),
+    "num_partitions": _Option(_ignore),
+    "partition_names": _Option(_ignore),
+    "metadata_field": _Option(refuse="Milvus JSON metadata field (deprecated)"),
+    "partition_key_field": _Option(refuse=_MILVUS_SCHEMA),
+    "vector_schema": _Option(refuse=_MILVUS_SCHEMA),
+    "metadata_schema": _Option(refuse=_MILVUS_SCHEMA),
+    "builtin_function": _Option(refuse="Milvus built-in function (BM25, text embedding)"),
+}
+
 
 def _lance_distance(value: Any, options: IntegrationOptions, profile: str) -> None:
     # LanceDB's distance= names the relevance function only (every search runs on l2)
@@ -273,6 +347,7 @@ _BY_PROFILE: Mapping[str, tuple[str, dict[str, _Option]]] = {
     "chroma": ("Chroma", _CHROMA),
     "qdrant": ("QdrantVectorStore", _QDRANT),
     "faiss": ("FAISS", _FAISS),
+    "milvus": ("Milvus", _MILVUS),
     "lancedb": ("LanceDB", _LANCEDB),
 }
 

@@ -29,7 +29,17 @@ except ImportError:  # pragma: no cover - depends on the environment
 
 
 # Qdrant collections by name, as a server would hold them: what from_existing_collection finds.
-_QDRANT_COLLECTIONS: dict[str, weakref.ref[Any]] = {}
+# Each name keeps its live clients, newest last: a collection lives while any client does.
+_QDRANT_COLLECTIONS: dict[str, list[weakref.ref[Any]]] = {}
+
+
+def _live_client(name: str) -> Any:
+    """The newest live store of the collection `name` (None: no such collection)."""
+    for ref in reversed(_QDRANT_COLLECTIONS.get(name, [])):
+        store = ref()
+        if store is not None:
+            return store
+    return None
 
 
 class QdrantMethods(StoreParts):
@@ -39,7 +49,15 @@ class QdrantMethods(StoreParts):
         """Register this store's collection by name when the integration finds collections by
         name (`IntegrationFacts.named_collections`: Qdrant's)."""
         if self._facts.named_collections:
-            _QDRANT_COLLECTIONS[self.collection_name] = weakref.ref(self)
+            # Another client of a live collection (from_existing_collection) joins its clients:
+            # the collection lives while any of them does (a short-lived client no longer takes
+            # it along when the GC collects it). A store over other records replaces it.
+            live = _live_client(self.collection_name)
+            clients = _QDRANT_COLLECTIONS.get(self.collection_name, [])
+            if live is None or live._store is not self._store:
+                clients = []
+            alive = [ref for ref in clients if ref() is not None]
+            _QDRANT_COLLECTIONS[self.collection_name] = [*alive, weakref.ref(self)]
 
     @classmethod
     def from_existing_collection(
@@ -61,8 +79,7 @@ class QdrantMethods(StoreParts):
         if not isinstance(collection_name, str) or not collection_name:
             raise TypeError(f"collection_name must be a non-empty str, got {collection_name!r}")
         options = read_options("qdrant", kwargs, "from_existing_collection()")
-        ref = _QDRANT_COLLECTIONS.get(collection_name)
-        existing = ref() if ref is not None else None
+        existing = _live_client(collection_name)
         if existing is None or existing._guard.deleted:
             raise ValueError(f"Collection {collection_name} not found")
         embedding = options.embedding if embedding is None else embedding

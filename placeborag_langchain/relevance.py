@@ -19,6 +19,7 @@ __all__ = [
     "euclidean_relevance",
     "half_shifted_cosine_relevance",
     "max_inner_product_relevance",
+    "quarter_squared_l2_relevance",
 ]
 
 RelevanceFn = Callable[[float], float]
@@ -37,3 +38,10 @@ def half_shifted_cosine_relevance(similarity: float) -> float:
     """langchain-qdrant's cosine override `(s + 1) / 2`: a cosine similarity mapped onto [0, 1]
     (`docs/integrations/langchain.md#lc-qdrant-relevance-cosine`)."""
     return (similarity + 1.0) / 2.0
+
+
+def quarter_squared_l2_relevance(distance: float) -> float:
+    """langchain-milvus's L2 relevance `1 - d / 4`: Milvus reports the squared distance, which
+    lies in [0, 4] for unit vectors (`docs/integrations/new_integrations.md`,
+    `lc-milvus-relevance-l2`)."""
+    return 1 - distance / 4.0

@@ -30,6 +30,7 @@ from placeborag_langchain.arguments import (
 from placeborag_langchain.distance import DistanceOptions
 from placeborag_langchain.filters import StoreFilters
 from placeborag_langchain.integration_facts import IntegrationFacts
+from placeborag_langchain.typed_fields import Collections
 
 __all__ = ["Search"]
 
@@ -62,7 +63,9 @@ class Search:
         embedding: Embeddings,
         native: bool,
         guard: Callable[[], None],
+        collections: Collections | None = None,
     ) -> None:
+        self._collections = collections
         self._guard = guard
         self._core = core
         self._facts = facts
@@ -85,6 +88,22 @@ class Search:
         if occasion in self._facts.embedding_probes and not self._native:
             self._embedding.embed_documents(["dummy_text"])
 
+    def _filter_argument(self, flt: Any, kwargs: dict[str, Any]) -> Any:
+        """The call's filter: `filter=`, or the integration's own keyword (langchain-milvus's
+        `expr=`, which then refuses `filter=` as the real class does)."""
+        facts = self._facts
+        if facts.filter_kwarg == "filter":
+            return flt
+        if flt is not None and facts.filter_conflict is not None:
+            kind, message = facts.filter_conflict
+            raise kind(message)
+        return kwargs.pop(facts.filter_kwarg, None)
+
+    def _no_collection(self, namespace: str) -> bool:
+        """Whether the namespace's collection does not exist yet (langchain-milvus: searches
+        then return nothing, `#lc-milvus-search-before-collection`)."""
+        return self._collections is not None and not self._collections.exists(namespace)
+
     def query(
         self, query: str | list[float], k: int, flt: Any, kwargs: dict[str, Any], method: str
     ) -> list[Match]:
@@ -93,6 +112,9 @@ class Search:
         self._guard()
         facts = self._facts
         ns = checked_namespace(kwargs.pop("namespace", self._namespace))
+        flt = self._filter_argument(flt, kwargs)
+        if self._no_collection(ns):
+            return []
         fetch_k = kwargs.pop("fetch_k", None)
         threshold = None
         if facts.score_threshold:
@@ -105,14 +127,14 @@ class Search:
             kwargs.pop(name, None)
         extra, extra_names = take_document_filters(facts, kwargs, ("where_document",))
         accepted = (
-            ("k", "filter", *_SEARCH_KWARGS)
+            ("k", facts.filter_kwarg, *_SEARCH_KWARGS)
             + (("score_threshold",) if facts.score_threshold else ())
             + (("offset",) if facts.search_offset else ())
             + facts.ignored_search_kwargs
             + extra_names
         )
         reject_unknown(facts, kwargs, method, accepted)
-        translated = self._filters.translate(flt)
+        translated = self._filters.translate(flt, namespace=ns)
         if fetch_k is None and flt is not None:
             fetch_k = facts.default_fetch_k
         wanted = k + offset if isinstance(k, int) and not isinstance(k, bool) else k
@@ -161,6 +183,9 @@ class Search:
         self._guard()
         facts = self._facts
         ns = checked_namespace(kwargs.pop("namespace", self._namespace))
+        flt = self._filter_argument(flt, kwargs)
+        if self._no_collection(ns):
+            return []
         if isinstance(lambda_mult, bool) or not isinstance(lambda_mult, int | float):
             raise TypeError(
                 f"lambda_mult must be a number in [0, 1], got {type(lambda_mult).__name__} "
@@ -173,18 +198,24 @@ class Search:
             kwargs.pop(name, None)
         extra, extra_names = take_document_filters(facts, kwargs, ("where_document",))
         accepted = (
-            ("k", "fetch_k", "lambda_mult", "filter")
+            ("k", "fetch_k", "lambda_mult", facts.filter_kwarg)
             + (("score_threshold",) if facts.search_offset else ())
             + facts.ignored_search_kwargs
             + extra_names
         )
         reject_unknown(facts, kwargs, "max_marginal_relevance_search", accepted)
-        translated = self._filters.translate(flt)
+        translated = self._filters.translate(flt, namespace=ns)
         if flt is not None:
             fetch_k *= facts.mmr_filter_window
         vector = self._distance.unit_query(query)
         where = self._filters.where(translated)
         ids = translated.ids
+        if self._collections is not None:
+            error = self._collections.no_candidates_error()
+            if error is not None and not self._core.query(
+                vector, fetch_k, where=where, namespace=ns, ids=ids, fetch_k=fetch_k
+            ):
+                raise error
         if threshold is not None:
             # Only the candidates above the threshold take part (Qdrant's engine).
             nearest = self._core.query(

@@ -43,18 +43,21 @@ from placeborag_langchain.options import read_options
 from placeborag_langchain.reads import Reads
 from placeborag_langchain.searches import Search
 from placeborag_langchain.store_retriever import PlaceboStoreRetriever
+from placeborag_langchain.text_constructors import TextConstructors
+from placeborag_langchain.typed_fields import store_collections
 from placeborag_langchain.writes import Writes, texts_to_documents
 
 __all__ = ["PlaceboVectorStore"]
 
 
-class PlaceboVectorStore(IntegrationMethods):
-    """A deterministic stand-in for `Chroma`, `QdrantVectorStore` or LangChain's `FAISS`.
+class PlaceboVectorStore(TextConstructors, IntegrationMethods):
+    """A deterministic stand-in for `Chroma`, `QdrantVectorStore`, LangChain's `FAISS` or
+    `langchain_milvus.Milvus`.
 
     Args:
         embedding: any LangChain `Embeddings`; default `PlaceboEmbeddings()`.
         profile: core profile (name or `Profile`): "default" (clean conventions), "chroma",
-            "qdrant", "faiss" or "lancedb".
+            "qdrant", "faiss", "milvus", "pgvector" or "lancedb".
             Scores, relevance scores, filter format, Document shape, id rules and the
             delete/get_by_ids/MMR conventions follow that profile's real integration.
         metric, recall, visibility, orphaned_ids: passed to the core store.
@@ -76,6 +79,7 @@ class PlaceboVectorStore(IntegrationMethods):
         integration_options: the real class's own keyword options (`options.py`): Chroma's
             `embedding_function`, `collection_metadata`, `collection_configuration`; Qdrant's
             `distance`, `content_payload_key`, `metadata_payload_key`, `vector_name`, ...;
+            Milvus's `index_params`, `primary_field`, `text_field`, `enable_dynamic_field`, ...;
             those that need a real client or server (`client`, hosts, URLs, on-disk paths,
             sparse retrieval) raise NotImplementedError naming them.
 
@@ -104,6 +108,8 @@ class PlaceboVectorStore(IntegrationMethods):
         facts = integration_for(profile_name(profile))
         options = read_options(facts.profile, integration_options, "PlaceboVectorStore()")
         embedding, metric = merged_options(facts, embedding, metric, options)
+        if metric is None and distance_strategy is None:
+            metric = facts.default_metric
         embedding = checked_embedding(embedding, namespace, collection_name, relevance_score_fn)
         distance_strategy = with_distance_option(facts, distance_strategy, options)
         metric, _ = requested_distance(facts, metric, distance_strategy)
@@ -127,6 +133,7 @@ class PlaceboVectorStore(IntegrationMethods):
             normalize_L2=normalize_L2,
             content_payload_key=options.content_payload_key,
             metadata_payload_key=options.metadata_payload_key,
+            field_names=options.field_names,
             overwrite=options.overwrite,
         )
 
@@ -159,6 +166,7 @@ class PlaceboVectorStore(IntegrationMethods):
         normalize_L2: bool = False,  # noqa: N803 - FAISS's own spelling
         content_payload_key: str = "page_content",
         metadata_payload_key: str = "metadata",
+        field_names: Mapping[str, Any] | None = None,
         overwrite: bool | None = None,
         probe: bool = True,
     ) -> None:
@@ -192,18 +200,24 @@ class PlaceboVectorStore(IntegrationMethods):
         self._guard = CollectionGuard(facts.collection_deleted_error)
         guard = self._guard.check
         ids = DocumentIds(facts, core.profile.ids)
+        self._collections = store_collections(facts.typed_fields, facts.profile, core, field_names)
+        collections = self._collections
         filters = StoreFilters(
-            filter_format, core.profile, facts.callable_filter_arg, self._document
+            filter_format,
+            core.profile,
+            facts.callable_filter_arg,
+            self._document,
+            schema_for=None if collections is None else collections.schema,
         )
         ordinals = ordinals_of(core)
         self._writes = Writes(
-            core, ids, self._distance, namespace, embedding, native, guard, ordinals
+            core, ids, self._distance, namespace, embedding, native, guard, ordinals, collections
         )
         self._writes.overwrite = facts.overwrite_by_default if overwrite is None else overwrite
         self._search = Search(
-            core, facts, self._distance, filters, namespace, embedding, native, guard
+            core, facts, self._distance, filters, namespace, embedding, native, guard, collections
         )
-        self._deletes = Deletes(core, ids, filters, namespace, guard)
+        self._deletes = Deletes(core, ids, filters, namespace, guard, collections)
         self._reads = Reads(core, ids, filters, guard)
         if probe:
             self._search.probe_embedding("init")
@@ -211,6 +225,10 @@ class PlaceboVectorStore(IntegrationMethods):
 
     def _document(self, record_id: str, text: str | None, metadata: Mapping[str, Any]) -> Document:
         """A record as the integration returns it (see `documents.to_document`)."""
+        id_key = None
+        if self._facts.returned_id_key is not None:
+            rules = None if self._collections is None else self._collections.rules
+            id_key = self._facts.returned_id_key if rules is None else rules.primary_field
         return to_document(
             self._facts,
             self._store.profile.ids.external,
@@ -218,6 +236,7 @@ class PlaceboVectorStore(IntegrationMethods):
             text,
             metadata,
             self.collection_name,
+            id_key,
         )
 
     # --- properties and fault controls ----------------------------------------------------
@@ -319,7 +338,8 @@ class PlaceboVectorStore(IntegrationMethods):
         """Documents for the ids that exist; missing ids are skipped.
 
         Order: request order with duplicates repeated (default, qdrant, faiss) or the store's
-        listing order (chroma, which also rejects a repeated id and an empty list).
+        listing order (chroma, which also rejects a repeated id and an empty list). LanceDB and
+        langchain-milvus have no `get_by_ids`: NotImplementedError, as they raise.
         """
         return self._reads.by_ids(ids, self._namespace if namespace is None else namespace)
 
@@ -340,6 +360,9 @@ class PlaceboVectorStore(IntegrationMethods):
         if self._relevance_override is not None:
             return self._relevance_override
         self._guard.check()
+        collections = self._collections
+        if collections is not None and not collections.exists(self._namespace):
+            raise ValueError(collections.rules.no_collection_relevance_error)
         return self._distance.relevance(self._facts)
 
     # --- the retriever -------------------------------------------------------------------
@@ -354,39 +377,6 @@ class PlaceboVectorStore(IntegrationMethods):
         "FAISS"), as the real store's retriever does."""
         tags = kwargs.pop("tags", None) or [*self._get_retriever_tags()]
         return PlaceboStoreRetriever(vectorstore=self, tags=tags, **kwargs)
-
-    # --- construction ---------------------------------------------------------------------
-
-    @classmethod
-    def from_texts(
-        cls,
-        texts: list[str],
-        embedding: Embeddings | None = None,
-        metadatas: list[dict[Any, Any]] | None = None,
-        ids: list[Any] | None = None,
-        **kwargs: Any,
-    ) -> PlaceboVectorStore:
-        """Build a store (constructor options, and the real class's own, as keyword arguments)
-        and add the texts; nothing is built when the texts are refused."""
-        docs = texts_to_documents(texts, metadatas, method="from_texts")
-        store = cls(embedding, **kwargs)
-        store.add_documents(docs, ids=ids)
-        return store
-
-    @classmethod
-    async def afrom_texts(
-        cls,
-        texts: list[str],
-        embedding: Embeddings | None = None,
-        metadatas: list[dict[Any, Any]] | None = None,
-        ids: list[Any] | None = None,
-        **kwargs: Any,
-    ) -> PlaceboVectorStore:
-        """Async twin of `from_texts`."""
-        docs = texts_to_documents(texts, metadatas, method="afrom_texts")
-        store = cls(embedding, **kwargs)
-        await store.aadd_documents(docs, ids=ids)
-        return store
 
     def __repr__(self) -> str:
         store, setting = self._store, self._distance.setting

@@ -20,6 +20,7 @@ from placeborag_langchain.arguments import checked_namespace
 from placeborag_langchain.collection import IdOrdinals
 from placeborag_langchain.distance import DistanceOptions
 from placeborag_langchain.ids import DocumentIds, generated_id, repeated
+from placeborag_langchain.typed_fields import Collections
 
 __all__ = [
     "AddPlan",
@@ -129,13 +130,18 @@ def plan_add(
 ) -> AddPlan:
     """Validate a batch and decide every id (see `AddPlan`); raises before anything is written."""
     facts = ids_rule.facts
-    wanted = resolve_ids(documents, ids)
+    if ids is None and not facts.uses_document_ids:
+        wanted: list[Any | None] = [None] * len(documents)
+    else:
+        wanted = resolve_ids(documents, ids)
     returned: list[Any] = []
     core_ids: list[str] = []
     generated = 0
     for doc, requested in zip(documents, wanted, strict=True):
         value = requested
         if value is None:
+            if facts.generated_id_error is not None:
+                raise NotImplementedError(facts.generated_id_error)
             value = generated_id(
                 doc.page_content, doc.metadata, ordinal_start + generated, facts.generated_id
             )
@@ -144,7 +150,7 @@ def plan_add(
         core_ids.append(ids_rule.record_id(value))
     dups = repeated(core_ids)
     if dups and facts.duplicate_ids != "last_wins":
-        raise ValueError(facts.duplicate_ids.format(dups=", ".join(dict.fromkeys(dups))))
+        raise facts.id_error_type(facts.duplicate_ids.format(dups=", ".join(dict.fromkeys(dups))))
     if facts.existing_id == "append":  # every document is a new row (no primary key)
         return AddPlan(
             returned=returned,
@@ -191,7 +197,9 @@ class Writes:
         native: bool,
         guard: Callable[[], None],
         ordinals: IdOrdinals,
+        collections: Collections | None = None,
     ) -> None:
+        self._collections = collections
         self._core = core
         self._ids = ids
         self._distance = distance
@@ -281,6 +289,9 @@ class Writes:
             metadatas: Sequence[Any] = plan.metadatas
             if id_metadata and key is not None:
                 metadatas = [{key: value} for value in plan.returned]
+            if self._collections is not None:
+                # The collection's typed fields: fixed by the first batch, checked per row.
+                metadatas = self._collections.rows(ns, metadatas)
             columns: list[Sequence[Any]] = [plan.core_ids, plan.texts, metadatas]
             if vectors is not None:
                 chosen = [vectors[n] for n in plan.positions]

@@ -11,6 +11,14 @@ refuses is refused here with the same exception type and message:
   a lone filter is emitted bare; anything else raises ``ValueError`` "Filter operator ... not
   supported" / "Filter condition ... not supported", even when nested (``li-chroma-filters``,
   ``li-chroma-filter-unsupported``, ``li-chroma-filter-not``).
+- ``milvus`` (``MilvusVectorStore``'s ``_to_milvus_filter``): the same Milvus expression string
+  the integration builds, text for text, which the core's milvus profile then reads with the
+  engine's rules: ``str()`` of the values (single-quoted strings, Python lists), TEXT_MATCH as a
+  ``like 'value%'`` prefix, IS_EMPTY as ``array_length(key) == 0`` (true for every record without
+  a non-empty list), filters whose value is None skipped, groups in parentheses, and the
+  condition's *value* between the parts: ``"not"`` there makes the engine ignore everything
+  after the first part (``li-milvus-filter-not-ignored``), and ``condition=None`` raises the
+  integration's ``AttributeError``. TEXT_MATCH_INSENSITIVE raises its ``ValueError``.
 - ``qdrant`` (``QdrantVectorStore._build_subfilter``): everything but ANY, ALL and CONTAINS
   (``NotImplementedError``, ``li-qdrant-filter-unsupported``); a float ``==`` is a closed range;
   ``in``/``nin`` split a string operand on commas; both text matches are the same case-insensitive
@@ -49,12 +57,13 @@ __all__ = [
     "chroma_where",
     "default_where",
     "lancedb_sql",
+    "milvus_where",
     "no_filters",
     "qdrant_where",
 ]
 
 Where = dict[str, Any]
-Translator = Callable[[MetadataFilters], "Where | None"]
+Translator = Callable[[MetadataFilters], "Where | str | None"]
 SqlFilters = Callable[[MetadataFilters, "list[str] | None"], str]
 """Builds the SQL text an integration sends for ``MetadataFilters`` (given the metadata keys
 of the first node the store added)."""
@@ -232,6 +241,74 @@ def qdrant_where(filters: MetadataFilters) -> Where | None:
     if not filters.filters:
         return None
     return _qdrant_group(filters)
+
+
+# --------------------------------------------------------------------------------- milvus
+
+
+def _milvus_value(value: Any, is_text_match: bool = False) -> str | None:
+    # llama_index/vector_stores/milvus/utils.py parse_filter_value, verbatim in effect.
+    if value is None:
+        return None
+    if is_text_match:
+        return f"'{value!s}%'"
+    if isinstance(value, str):
+        escaped = value.replace("'", "\\'")
+        return f"'{escaped!s}'"
+    return str(value)
+
+
+_MILVUS_FUNCTIONS = {
+    FilterOperator.CONTAINS: "array_contains",
+    FilterOperator.ANY: "array_contains_any",
+    FilterOperator.ALL: "array_contains_all",
+}
+_MILVUS_INFIX = (
+    FilterOperator.EQ,
+    FilterOperator.GT,
+    FilterOperator.LT,
+    FilterOperator.NE,
+    FilterOperator.GTE,
+    FilterOperator.LTE,
+    FilterOperator.IN,
+)
+
+
+def _milvus_parts(filters: MetadataFilters) -> tuple[list[str], str]:
+    # parse_standard_filters: the parts, and the parts joined by the condition's value.
+    parts: list[str] = []
+    for node in filters.filters:
+        if isinstance(node, MetadataFilters):
+            parts.append(f"({_milvus_parts(node)[1]})")
+            continue
+        value = _milvus_value(node.value)
+        if value is None and node.operator != FilterOperator.IS_EMPTY:
+            continue
+        key = str(node.key)
+        if node.operator == FilterOperator.NIN:
+            parts.append(f"{key} not in {value}")
+        elif node.operator in _MILVUS_FUNCTIONS:
+            parts.append(f"{_MILVUS_FUNCTIONS[node.operator]}({key}, {value})")
+        elif node.operator == FilterOperator.TEXT_MATCH:
+            parts.append(f"{key} like {_milvus_value(node.value, True)}")
+        elif node.operator == FilterOperator.IS_EMPTY:
+            parts.append(f"array_length({key}) == 0")
+        elif node.operator in _MILVUS_INFIX:
+            parts.append(f"{key} {node.operator.value} {value}")
+        else:
+            raise ValueError(
+                f'Operator {node.operator} ("{node.operator.value}") is not supported by Milvus.'
+            )
+    condition: Any = filters.condition  # None raises AttributeError, as the integration does
+    return parts, f" {condition.value} ".join(parts)
+
+
+def milvus_where(filters: MetadataFilters) -> str | None:
+    """The milvus profile: ``MilvusVectorStore``'s expression string (None: no filter)."""
+    parts, joined = _milvus_parts(filters)
+    if not parts:
+        return None
+    return f"({joined})" if len(parts) > 1 else joined
 
 
 # --------------------------------------------------------------------------------- faiss

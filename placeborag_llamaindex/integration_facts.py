@@ -89,6 +89,8 @@ class IntegrationFacts:
             as it is (LanceDB quotes ids as identifiers, so these fail as in the real store).
         get_nodes_limit_default: how many nodes a ``get_nodes`` without ids returns at most (a
             plain LanceDB search stops at 10).
+        default_metric: the engine metric when the store names none (None: the profile's;
+            ``MilvusVectorStore``'s ``similarity_metric`` defaults to IP).
         evidence: (fact, where it is documented) pairs.
     """
 
@@ -133,6 +135,7 @@ class IntegrationFacts:
     delete_nodes_sql: Callable[[list[str]], str] | None = None
     get_nodes_sql: Callable[[list[str]], str] | None = None
     get_nodes_limit_default: int | None = None
+    default_metric: str | None = None
     evidence: tuple[tuple[str, str], ...] = ()
 
     def __post_init__(self) -> None:

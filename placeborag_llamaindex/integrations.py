@@ -31,6 +31,11 @@ query's ``mmr_threshold`` before the keyword's), ``get_nodes([])`` every node an
 without embedding scores 0.0, ``get_nodes`` with vectors, filters as the SQL the store writes
 (``pgvector_filters``).
 
+``milvus`` (``MilvusVectorStore``): the raw engine score (squared L2 under L2), IP when the store
+names no metric, filters as the expression string the integration builds, read with Milvus's
+rules (``filters.milvus_where``), ``doc_ids``/``node_ids`` honoured, MMR over a prefetch of
+4 x top_k, an existing id replaced (Milvus keeps both copies: a named divergence).
+
 Node ids follow the engine's own id rule (``Profile.ids``); a node id is a str, so under Qdrant
 it must be a UUID (``li-qdrant-node-ids``). The default profile has no real counterpart; where it
 is compared with llama-index-core's ``SimpleVectorStore`` the facts are the ``li-simple-*`` ones.
@@ -56,6 +61,7 @@ from placeborag_llamaindex.filters import (
     chroma_where,
     default_where,
     lancedb_sql,
+    milvus_where,
     no_filters,
     qdrant_where,
 )
@@ -176,6 +182,33 @@ _QDRANT = IntegrationFacts(
         ("get_nodes", f"{DOC}#li-qdrant-get-nodes"),
         ("delete_nodes", f"{DOC}#li-qdrant-delete-nodes (None deletes all: refused here)"),
         ("qdrant_filters", f"{DOC}#li-qdrant-native-filter"),
+    ),
+)
+
+_MILVUS = IntegrationFacts(
+    profile="milvus",
+    integration="llama_index.vector_stores.milvus.MilvusVectorStore",
+    translate_filters=milvus_where,
+    node_score=same_score,
+    flat_metadata=False,
+    none_metadata_as_empty_string=False,
+    existing_id="replace",
+    duplicate_ids_in_add="last_wins",
+    honours_doc_ids=True,
+    honours_node_ids=True,
+    mmr="prefetch",
+    mmr_prefetch_factor=4.0,  # DEFAULT_MMR_PREFETCH_FACTOR, read from the integration's source
+    get_nodes_empty_ids="nothing",
+    delete_nodes_needs_ids=False,
+    unranked_score=None,
+    get_nodes_with_embedding=False,
+    default_metric="ip",
+    evidence=(
+        ("score", f"{DOC}#li-milvus-score (the engine's number: similarity, or squared L2)"),
+        ("metric", f"{DOC}#li-milvus-default-metric-ip"),
+        ("filters", f"{DOC}#li-milvus-filters; the engine's rules: docs/engines/milvus.md"),
+        ("add", f"{DOC}#li-milvus-existing-id (Milvus keeps both copies: a divergence)"),
+        ("mmr, get_nodes, delete_nodes", "read from the integration's source, not compared"),
     ),
 )
 
@@ -309,7 +342,10 @@ _FAISS = IntegrationFacts(
 )
 
 INTEGRATIONS: Mapping[str, IntegrationFacts] = MappingProxyType(
-    {facts.profile: facts for facts in (_DEFAULT, _CHROMA, _QDRANT, _PGVECTOR, _LANCEDB, _FAISS)}
+    {
+        facts.profile: facts
+        for facts in (_DEFAULT, _CHROMA, _QDRANT, _MILVUS, _PGVECTOR, _LANCEDB, _FAISS)
+    }
 )
 
 

@@ -141,7 +141,7 @@ class PlaceboVectorStore(PersistenceMethods, EngineOnlyMethods, BasePydanticVect
         store = FakeVectorStore(
             embedder=core_embedder,
             profile=profile,
-            metric=self.metric,
+            metric=self.metric if self.metric is not None else integration.default_metric,
             filter_mode=self.filter_mode,
             recall=self.recall,
             visibility=self.visibility,

@@ -15,6 +15,7 @@ from types import MappingProxyType
 
 from placeborag_core.backends import chroma, default, faiss, weaviate
 from placeborag_core.backends.lancedb import profile as lancedb
+from placeborag_core.backends.milvus import profile as milvus
 from placeborag_core.backends.pgvector import profile as pgvector
 from placeborag_core.backends.profile import (
     ColumnRule,
@@ -42,11 +43,18 @@ __all__ = [
     "TieRule",
 ]
 
-ENGINES = (default, chroma, qdrant, faiss, weaviate, pgvector, lancedb)
-"""The engine modules, each with a ``PROFILE``, in the order profiles are listed."""
+ENGINES = (default, chroma, qdrant, faiss, weaviate, milvus, pgvector, lancedb)
+"""The engine modules, each with a ``PROFILE`` (and, if it has more than one, the others in
+``MORE_PROFILES``), in the order profiles are listed."""
 
 PROFILES: Mapping[str, Profile] = MappingProxyType(
-    registry(tuple(engine.PROFILE for engine in ENGINES))
+    registry(
+        tuple(
+            profile
+            for engine in ENGINES
+            for profile in (engine.PROFILE, *getattr(engine, "MORE_PROFILES", ()))
+        )
+    )
 )
 """The built-in profiles by name: ``default``, ``chroma``, ``qdrant``, ``faiss``, ``weaviate``,
-``pgvector``, ``lancedb``."""
+``milvus``, ``milvus_int64``, ``pgvector``, ``lancedb``."""

@@ -85,7 +85,8 @@ class MetricVariant:
 @dataclass(frozen=True)
 class KRule:
     """How ``k`` is checked: the error for a non-positive ``k`` and for a ``k`` that is not an int
-    (types and messages; ``{k}`` in a message is the value given). ``zero_returns_empty``: ``k=0``
+    (types and messages; ``{k}`` in a message is the value given), and an optional upper
+    ``limit`` with its own error (Milvus: top-k at most 16384). ``zero_returns_empty``: ``k=0``
     is no error and returns nothing (pgvector's ``LIMIT 0``); then only a negative ``k`` raises
     ``error``. ``none_is_missing``: a ``None`` k gets the non-positive error (LanceDB: "Limit is
     required")."""
@@ -96,20 +97,30 @@ class KRule:
     type_error: type[Exception] = TypeError
     none_is_missing: bool = False
     evidence: str = ""
+    limit: int | None = None
+    limit_error: type[Exception] = ValueError
+    limit_message: str = ""
     zero_returns_empty: bool = False
 
     def __post_init__(self) -> None:
         _check_exception_type("KRule", "error", self.error)
         _check_exception_type("KRule", "type_error", self.type_error)
+        _check_exception_type("KRule", "limit_error", self.limit_error)
+        if self.limit is not None and (
+            isinstance(self.limit, bool) or not isinstance(self.limit, int) or self.limit < 1
+        ):
+            raise ValueError(f"KRule.limit must be a positive int or None, got {shown(self.limit)}")
 
     def check(self, k: Any) -> None:
-        """Raise the engine's error if ``k`` is not a positive int."""
+        """Raise the engine's error if ``k`` is not a positive int (or is above the limit)."""
         if k is None and self.none_is_missing:
             raise self.error(self.message.format(k=Shown(k)))
         if isinstance(k, bool) or not isinstance(k, int):
             raise self.type_error(self.type_message.format(k=Shown(k)))
         if k < 0 or (k == 0 and not self.zero_returns_empty):
             raise self.error(self.message.format(k=Shown(k)))
+        if self.limit is not None and k > self.limit:
+            raise self.limit_error(self.limit_message.format(k=Shown(k)))
 
 
 def _any_id(value: object) -> str | None:
@@ -163,7 +174,8 @@ class PayloadLayout:
     ``table_columns``: for engines whose errors list a table's columns (LanceDB), the table's
     columns in order, ``"{metadata}"`` standing for the metadata (its keys as columns of their
     own when ``metadata_prefix`` is empty, else one struct column named by the prefix).
-    ``id_key``: the column that holds the record id."""
+    ``id_key``: the column that holds the record id, where a filter can name it (Milvus's
+    primary key: ``"pk"`` in langchain-milvus)."""
 
     metadata_prefix: str = ""
     text_key: str | None = None
@@ -224,8 +236,8 @@ class Profile:
     row, or moves it to the end, the last place of listings and ties: ``"end"`` re-appends the
     updated records before a batch's new ones (LanceDB's merge_insert), ``"end_in_order"``
     appends every record of the batch in batch order (PostgreSQL writes an updated row's new
-    version at the end of the heap). ``append_writes``:
-    the engine also appends rows without a primary key (LanceDB's ``add``:
+    version at the end of the heap; Milvus's upsert is a delete and an insert of the batch).
+    ``append_writes``: the engine also appends rows without a primary key (LanceDB's ``add``:
     ``FakeVectorStore.append_many``; ids may then repeat). ``columns``: the engine's typed
     metadata columns (None: schemaless). ``nan_queries_match_nothing``: a query vector with a
     NaN component returns no result instead of raising (LanceDB). ``nested_metadata``: whether

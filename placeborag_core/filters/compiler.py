@@ -199,7 +199,7 @@ def compile_filter_or_callable(
 
 
 def compile_filter(
-    where: Mapping[str, Any] | None, dialect: FilterDialect, call: str = "query"
+    where: Mapping[str, Any] | str | None, dialect: FilterDialect, call: str = "query"
 ) -> Predicate:
     """Validate ``where`` under ``dialect`` and compile it; raises FilterError, reads nothing.
 
@@ -210,6 +210,11 @@ def compile_filter(
     if where is None:
         return Everything()
     check_filter_depth(where, "where")
+    if dialect.parse is not None:
+        if isinstance(where, Predicate):
+            return where
+        parsed: Predicate = dialect.parse(where)
+        return parsed
     if dialect.validate is not None:
         try:
             dialect.validate(where)

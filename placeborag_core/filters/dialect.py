@@ -103,6 +103,10 @@ class FilterDialect:
     ``contains_elements``: how ``$contains``/``$not_contains`` compare a number with the elements of
     a list value: ``"numeric"`` (``2 == 2.0``) or ``"same_type"`` (an int operand finds only int
     elements, a float operand only float elements, as in Chroma).
+    ``parse``: the engine's own filter reader, for an engine whose filters are not the core's
+    dicts (Milvus's expression strings): every ``where=`` that is not a callable goes to it
+    instead of the core compiler, and it returns a compiled predicate or raises the engine's
+    error.
     ``nodes``: the engine's own predicate nodes (:class:`FilterNodes`); None builds the core's,
     whose meaning the fields above set (they are then ignored).
     ``compiler``: compiles a whole mapping filter itself, after ``validate``, for engines whose
@@ -126,6 +130,7 @@ class FilterDialect:
     int_vs_float_operand: Literal["exact", "truncate"] = "exact"
     contains_elements: Literal["numeric", "same_type"] = "numeric"
     error_suffix: str = ""  # ends validation messages; "{call}" names the call (query, get)
+    parse: Callable[[Any], Any] | None = None
     nodes: FilterNodes | None = None
     compiler: Callable[[Any], Any] | None = None
 
@@ -150,7 +155,7 @@ class FilterDialect:
                     f"FilterDialect.{field_name} must be one of "
                     f"{', '.join(map(repr, allowed_values))}, got {shown(value)}"
                 )
-        for hook in ("validate", "compiler"):
+        for hook in ("validate", "parse", "compiler"):
             value = getattr(self, hook)
             if value is not None and not callable(value):
                 raise TypeError(

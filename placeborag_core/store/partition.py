@@ -140,10 +140,10 @@ class Partition:
         row of it, when duplicated) is updated in place (``position="keep"``), or deleted and
         re-appended: before the new ids (``"end"``: LanceDB's merge_insert), or with every
         record of the batch in batch order (``"end_in_order"``: PostgreSQL writes an updated
-        row's new version at the end of the heap). An ``append`` batch makes every record a new
-        row. ``merge``: metadata is merged into the record's (else replaces it);
-        ``none_removes_key``: a ``None`` value removes its key (merged or not) instead of being
-        stored."""
+        row's new version at the end of the heap, Milvus deletes and inserts the batch). An
+        ``append`` batch makes every record a new row. ``merge``: metadata is merged into the
+        record's (else replaces it); ``none_removes_key``: a ``None`` value removes its key
+        (merged or not) instead of being stored."""
         if batch.append:
             self._append(batch, list(range(len(batch))), none_removes_key)
             return

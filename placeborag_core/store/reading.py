@@ -38,7 +38,9 @@ if TYPE_CHECKING:
 __all__ = ["QueryInput", "ReadMethods", "Where"]
 
 QueryInput = str | Sequence[float] | npt.NDArray[np.floating]
-Where = Mapping[str, Any] | Callable[[Record], bool] | Predicate
+Where = Mapping[str, Any] | str | Callable[[Record], bool] | Predicate
+"""A ``where=`` filter: a dict of the profile's dialect, an engine expression string (the milvus
+profiles), a callable of the record, or a compiled predicate."""
 
 
 @dataclass(frozen=True)

@@ -6,12 +6,11 @@ two phases.
 
 **Phase 1, the floor.** One float32 matrix-vector product (numpy's ``einsum``) over the
 candidate rows (a pre-filter gathers the rows that pass it) and an O(n) *key* per row, higher
-being better: the
-dot product itself, the dot times the stored reciprocal norm (cosines), or ``2 v.q - |v|**2``
-with the stored ``|v|**2`` (L2; it is ``|q|**2 - |v - q|**2``). Its error against the exact
-key is at most ``B`` (:func:`_bound`) for every row, whatever order and blocking the kernel adds
-in and whether it fuses multiply-adds: ``|fl(v.q) - v.q| <= gamma_n sum|v_j q_j|`` holds for any
-summation tree (Higham, *Accuracy and Stability of Numerical Algorithms*, 3.1).
+being better: the dot product itself, the dot times the stored reciprocal norm (cosines), or
+``2 v.q - |v|**2`` with the stored ``|v|**2`` (L2; it is ``|q|**2 - |v - q|**2``). Its error against
+the exact key is at most ``B`` (:func:`_bound`) for every row, whatever order and blocking the
+kernel adds in and whether it fuses multiply-adds: ``|fl(v.q) - v.q| <= gamma_n sum|v_j q_j|``
+holds for any summation tree (Higham, *Accuracy and Stability of Numerical Algorithms*, 3.1).
 
 **The band.** With ``t`` the k-th best key, the k best rows have exact keys of at least
 ``t - B``; a row whose *reported* score can equal or beat theirs has an exact key of at least

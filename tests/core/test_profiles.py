@@ -170,9 +170,12 @@ def test_default_metric_of_each_profile_is_its_engines_default() -> None:
         "qdrant": "cosine",
         "faiss": "l2",
         "weaviate": "cosine",
+        "milvus": "cosine",
+        "milvus_int64": "cosine",
         "pgvector": "cosine",
         "lancedb": "l2",
     }
+    assert PROFILES["milvus"].metrics == ("cosine", "l2", "ip")
     assert PROFILES["chroma"].metrics == ("l2", "cosine", "ip")
     assert PROFILES["qdrant"].metrics == ("cosine", "dot", "euclid")
     assert PROFILES["faiss"].metrics == ("l2", "ip")
@@ -654,7 +657,8 @@ def test_engines_that_accept_zero_vectors_score_them_as_measured(
 def test_profiles_without_measured_zero_vectors_reject_them(profile: str) -> None:
     store = FakeVectorStore(profile=profile)
     with pytest.raises(
-        ValueError, match=r"zero vector.*\(chroma, qdrant, faiss, pgvector, lancedb\)"
+        ValueError,
+        match=r"zero vector.*\(chroma, qdrant, faiss, milvus, milvus_int64, pgvector, lancedb\)",
     ):
         store.upsert("2", None, vector=[0.0, 0.0, 0.0])
     store.upsert("1", None, vector=[1.0, 0.0, 0.0])
@@ -695,4 +699,9 @@ def test_a_filter_dialect_checks_its_choices() -> None:
 def test_the_registry_lists_each_engine_module_once() -> None:
     from placeborag_core.backends import ENGINES
 
-    assert [engine.PROFILE.name for engine in ENGINES] == list(PROFILES)
+    names = [
+        p.name
+        for engine in ENGINES
+        for p in (engine.PROFILE, *getattr(engine, "MORE_PROFILES", ()))
+    ]
+    assert names == list(PROFILES)

@@ -16,9 +16,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from placeborag_core import PROFILES, FakeEmbedder, FakeVectorStore
+from placeborag_core.backends.faiss import HeapTies
 
 PROFILE_METRICS = [(p.name, v.name) for p in PROFILES.values() for v in p.variants]
 """Every profile and metric, first metric first."""
+HEAP_TIES = {
+    (p.name, v.name) for p in PROFILES.values() for v in p.variants if isinstance(v.ties, HeapTies)
+}
+"""The metrics whose ties follow FAISS's selection heap (FAISS IP, Milvus COSINE and IP)."""
 
 
 @st.composite
@@ -51,9 +56,9 @@ def test_copies_of_one_vector_score_identically_at_any_position(
             matches = store.query(query, k=len(positions), where=where)
             assert {int(m.id) for m in matches} == chosen, (profile, metric, where)
             assert len({m.score for m in matches}) == 1, (profile, metric, where)
-            # FAISS's IP heap returns ties reversed; PostgreSQL's bounded heapsort scrambles
-            # them when rows > 2k (pgvector-ties-heapsort-order-deterministic)
-            if (profile != "faiss" or metric != "ip") and profile != "pgvector":
+            # the heap returns ties reversed (FAISS IP, Milvus COSINE and IP); PostgreSQL's bounded
+            # heapsort scrambles them when rows > 2k (pgvector-ties-heapsort-order-deterministic)
+            if (profile, metric) not in HEAP_TIES and profile != "pgvector":
                 ordered = [m.id for m in matches]
                 assert ordered == sorted(ordered, key=int), (profile, metric, where)
 
@@ -84,9 +89,9 @@ def test_bounded_queries_are_prefixes_of_the_exact_ranking(profile: str, metric:
         full = [(t.id, t.score) for t in store.trace(query) if t.status == "ranked"]
         for k in (1, 3, 10, 40):
             got = [(m.id, m.score) for m in store.query(query, k=k)]
-            if (profile == "faiss" and metric == "ip") or profile == "pgvector":
-                # the heap keeps other ties at the cut (FAISS's IP heap; PostgreSQL's bounded
-                # top-N heapsort when rows > 2k: docs/engines/pgvector.md
+            if (profile, metric) in HEAP_TIES or profile == "pgvector":
+                # the heap keeps other ties at the cut (FAISS's IP heap, Milvus's; PostgreSQL's
+                # bounded top-N heapsort when rows > 2k: docs/engines/pgvector.md
                 # #pgvector-ties-topn-heapsort-scrambles-when-rows-gt-2k): compare scores
                 assert [s for _, s in got] == [s for _, s in full[:k]]
                 continue

@@ -259,3 +259,124 @@ CHROMA_ILLEGAL_WHERE: tuple[dict[str, Any], ...] = (
     {"color": ["red", "blue"]},
 )
 """Filters Chroma rejects (docs/engines/chroma.md, chroma-filter-error-*)."""
+
+
+# --- Milvus expressions ----------------------------------------------------------------------
+
+MILVUS_FIELD_OPS = ("bare", "$eq", "$ne", "$gt", "$gte", "$lt", "$lte", "$in", "$nin", "$contains")
+"""Core dict operators the milvus profile translates into an expression (``expression_of``)."""
+
+_LIKE_PATTERNS = ("r%", "%e%", "%", "_e_", "re_", "%a", "Beta%", "", "%e%e%", "red", "A%")
+_MILVUS_NAMES = ("color", "n", "flag", "tags", "title", "missing", '$meta["color"]', "tags[0]")
+
+
+def _milvus_literal(d: Draw, name: str) -> str:
+    from placeborag_core.backends.milvus.filters import literal_text
+
+    key = {'$meta["color"]': "color", "tags[0]": "tags"}.get(name, name)
+    value = _scalar_for(d, key) if d.chance(0.85) else d.choice((2.5, -1, "red", True, 0.0))
+    return literal_text(value)
+
+
+def _milvus_id_literal(d: Draw, int_ids: bool) -> str:
+    number = d.integer(0, 31)
+    return str(number) if int_ids else f'"{number}"'
+
+
+_PLAN_ERRORS = (
+    'not (color == "red")', "color", "exists color", "1 < n < 5", "n + 1 == 2", "n in []",
+    'tags == ["x"]', "json_contains_all(tags, [])", "color is null",
+    "n >= 1 && n <= 5 || !(n == 1)",
+)  # fmt: skip
+"""Expressions Milvus rejects while it reads them, wherever they stand."""
+
+_RECOVERED = (
+    'color == "red" AND n == 1',
+    "(n > 1",
+    'color like "r\\%"',
+    "n == 0x1",
+    'color == "red" and',
+)
+"""Text the engine's ANTLR parser recovers from (or not), drawn only as a whole filter: there
+the rest is dropped from the first token that cannot continue the expression. Inside
+parentheses the reader recovers as ANTLR does, but ``0x1`` there is lexed otherwise by the
+engine (docs/engines/milvus.md#milvus-parser-recovery-nested)."""
+
+
+def _milvus_condition(d: Draw, int_ids: bool, top: bool = True) -> str:
+    roll = d.integer(0, 99)
+    name = d.choice(_MILVUS_NAMES)
+    if roll < 35:
+        op = d.choice(("==", "!=", "<", "<=", ">", ">="))
+        literal = _milvus_literal(d, name)
+        return f"{literal} {op} {name}" if d.chance(0.2) else f"{name} {op} {literal}"
+    if roll < 50:
+        # One kind of literal (mixed kinds fail only once rows are read: see MILVUS_ILLEGAL_WHERE)
+        first = _milvus_literal(d, name)
+        items = [first] + [
+            item
+            for item in (_milvus_literal(d, name) for _ in range(d.integer(0, 2)))
+            if _literal_kind(item) == _literal_kind(first)
+        ]
+        neg = "not in" if d.chance(0.4) else "in"
+        return f"{name} {neg} [{', '.join(items)}]"
+    if roll < 58:
+        return f"{d.choice(('color', 'title', 'n'))} like {_quoted(d.choice(_LIKE_PATTERNS))}"
+    if roll < 68:
+        func = d.choice(("json_contains", "array_contains", "json_contains_any",
+                         "json_contains_all"))  # fmt: skip
+        if func.endswith(("_any", "_all")):
+            items = sorted({d.choice(TAGS) for _ in range(d.integer(1, 2))})
+            return f"{func}(tags, [{', '.join(_quoted(t) for t in items)}])"
+        return f"{func}(tags, {_quoted(d.choice(TAGS))})"
+    if roll < 73:
+        return f"array_length(tags) {d.choice(('==', '!='))} {d.integer(0, 2)}"
+    if roll < 85:
+        literal = _milvus_id_literal(d, int_ids)
+        form = d.integer(0, 3)
+        if form == 0:
+            return f"id {d.choice(('==', '!=', '<', '>='))} {literal}"
+        if form == 1:
+            items = ", ".join(_milvus_id_literal(d, int_ids) for _ in range(d.integer(1, 4)))
+            return f"id {d.choice(('in', 'not in'))} [{items}]"
+        if form == 2:
+            return f"{literal} < id <= {_milvus_id_literal(d, int_ids)}"
+        return f"{literal} == id"
+    if top and d.chance(0.4):
+        return d.choice(_RECOVERED)
+    return d.choice((*_PLAN_ERRORS, "id == 5" if not int_ids else 'id == "5"'))
+
+
+def _literal_kind(text: str) -> str:
+    """The kind of a Milvus literal's text: str, bool, float or int."""
+    if text.startswith('"'):
+        return "str"
+    if text in ("true", "false"):
+        return "bool"
+    return "float" if any(c in text for c in ".eE") else "int"
+
+
+def _quoted(text: str) -> str:
+    from placeborag_core.backends.milvus.filters import quote
+
+    return quote(text)
+
+
+def draw_milvus_expression(d: Draw, *, int_ids: bool = False, depth: int = 2) -> str:
+    """A Milvus filter expression: comparisons (a literal on either side), ``in``/``not in``,
+    ``like``, ``json_contains*``, ``array_length``, conditions on the primary key, ``and``/
+    ``or``/``&&``/``||`` with parentheses, and now and then one the engine rejects while it
+    reads the expression (``not``, a bare name, ``exists``, arithmetic, an empty ``in``...).
+    Errors the engine raises only while it evaluates rows (two keys compared, mixed kinds in
+    ``in``) are left to ``MILVUS_ILLEGAL_WHERE``: whether they fire depends on which rows a
+    pooled collection's segment still holds."""
+    return _draw_expression(d, int_ids, depth, top=True)
+
+
+def _draw_expression(d: Draw, int_ids: bool, depth: int, top: bool) -> str:
+    if depth > 0 and d.chance(0.3):
+        parts = [_draw_expression(d, int_ids, depth - 1, top=False)
+                 for _ in range(d.integer(2, 3))]  # fmt: skip
+        joiner = d.choice((" and ", " or ", " && ", " || "))
+        return "(" + joiner.join(parts) + ")"
+    return _milvus_condition(d, int_ids, top)

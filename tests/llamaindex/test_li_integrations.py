@@ -57,7 +57,7 @@ def test_unknown_options_name_the_profiles_that_take_them():
         PlaceboVectorStore().query(VectorStoreQuery(query_embedding=Q), bogus=1)
     assert str(caught.value).endswith(
         "accepted: fetch_k, mmr_threshold, where, where_document "
-        "(mmr_prefetch_factor, mmr_prefetch_k need profile 'chroma' or 'pgvector'; "
+        "(mmr_prefetch_factor, mmr_prefetch_k need profile 'chroma' or 'milvus' or 'pgvector'; "
         "qdrant_filters needs profile 'qdrant')"
     )
 

@@ -607,10 +607,18 @@ def test_profile_without_llamaindex_facts_is_rejected():
     with pytest.raises(
         ValueError,
         match="profile 'weaviate' has no LlamaIndex integration facts; "
-        "PlaceboVectorStore supports: default, chroma, qdrant, pgvector, lancedb, faiss",
+        "PlaceboVectorStore supports: default, chroma, qdrant, milvus, pgvector, lancedb, faiss",
     ):
         PlaceboVectorStore(profile="weaviate")
-    assert sorted(INTEGRATIONS) == ["chroma", "default", "faiss", "lancedb", "pgvector", "qdrant"]
+    assert sorted(INTEGRATIONS) == [
+        "chroma",
+        "default",
+        "faiss",
+        "lancedb",
+        "milvus",
+        "pgvector",
+        "qdrant",
+    ]
 
 
 def test_stores_text_cannot_be_switched_off():

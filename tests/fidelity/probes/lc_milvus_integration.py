@@ -1,0 +1,249 @@
+"""Probe: langchain-milvus ``Milvus`` on the Milvus 2.5 core (milvus-lite 2.5.1): scores and
+relevance, the Document shape, the typed fields its first batch fixes and pymilvus's row errors,
+``expr=`` filters, deletes, the calls it refuses.
+
+langchain-milvus 0.3.3 with pymilvus 2.6.9. Built with ``connection_args={"uri": <tmp>/m.db,
+"db_name": "default"}`` (pymilvus 2.6.9 otherwise reads the first path segment of the file URI
+as a database name) and ``index_params={"metric_type": M, "index_type": "FLAT"}``. Texts are
+embedded by a table: cos(q, a..f) = 1, .8, .6, 0, -.6, -1. Facts:
+docs/integrations/new_integrations.md#langchain-langchain-milvus-milvus.
+
+Run: python tests/fidelity/probes/lc_milvus_integration.py
+"""
+
+# ruff: noqa: E501 - the measured messages are kept on one line each, as pymilvus prints them
+from __future__ import annotations
+
+import logging
+import os
+import shutil
+import tempfile
+import warnings
+from typing import Any
+
+from _probe import Facts, raised
+
+warnings.simplefilter("ignore")  # milvus-lite 2.5.1 imports the deprecated pkg_resources
+logging.disable(logging.CRITICAL)
+
+from langchain_core.embeddings import Embeddings  # noqa: E402
+from langchain_milvus import Milvus  # noqa: E402
+from milvus_lite.server_manager import server_manager_instance  # noqa: E402
+
+facts = Facts(
+    "langchain-milvus Milvus on the Milvus 2.5 core", "langchain-milvus", "milvus-lite", "pymilvus"
+)
+
+UNIT = {
+    "q": [1.0, 0.0, 0.0, 0.0],
+    "a": [1.0, 0.0, 0.0, 0.0],
+    "b": [0.8, 0.6, 0.0, 0.0],
+    "c": [0.6, 0.8, 0.0, 0.0],
+    "d": [0.0, 1.0, 0.0, 0.0],
+    "e": [-0.6, 0.8, 0.0, 0.0],
+    "f": [-1.0, 0.0, 0.0, 0.0],
+}
+META = {
+    t: {"color": c, "n": n, "price": n + 0.5, "flag": n % 2 == 1}
+    for t, c, n in zip(
+        "abcdef", ("red", "blue", "red", "green", "blue", "red"), range(1, 7), strict=True
+    )
+}
+
+
+class Table(Embeddings):
+    """Embeds a text by its last character (a table lookup, no model)."""
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        return [self.embed_query(t) for t in texts]
+
+    def embed_query(self, text: str) -> list[float]:
+        return list(UNIT.get(text[-1:], [0.0, 0.0, 0.0, 1.0]))
+
+
+def error(call: Any) -> str:
+    """``Type: message`` of what ``call`` raises (or ``None: <result>``)."""
+    kind, message = raised(call)
+    return f"{kind.__name__ if kind else None}: {message}"
+
+
+def scores(store: Any) -> None:
+    want = {
+        "COSINE": ([1.0, 0.800000011920929, 0.6000000238418579, 0.0, -0.6000000238418579, -1.0],
+                   [1.0, 0.9000000059604645, 0.800000011920929, 0.5, 0.19999998807907104, 0.0]),
+        "L2": ([0.0, 0.40000003576278687, 0.800000011920929, 2.0, 3.200000286102295, 4.0],
+               [1.0, 0.8999999910593033, 0.7999999970197678, 0.5, 0.19999992847442627, 0.0]),
+        "IP": ([1.0, 0.800000011920929, 0.6000000238418579, 0.0, -0.6000000238418579, -1.0],
+               [1.0, 0.9000000059604645, 0.800000011920929, 0.5, 0.19999998807907104, 0.0]),
+    }  # fmt: skip
+    for metric, (raw, rel) in want.items():
+        vs = store(f"s_{metric}", index_params={"metric_type": metric, "index_type": "FLAT"})
+        vs.add_texts(list(META), metadatas=list(META.values()), ids=list(META))
+        got = vs.similarity_search_with_score("q", k=6)
+        observed = [[d.page_content for d, _ in got], [s for _, s in got]]
+        m = metric.lower()
+        facts.check(f"lc-milvus-score-{m}", observed == [list("abcdef"), raw], observed)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            relevance = [s for _, s in vs.similarity_search_with_relevance_scores("q", k=6)]
+        facts.check(f"lc-milvus-relevance-{m}", [relevance, caught] == [rel, []], relevance)
+        doc = got[0][0]
+        facts.check(
+            f"lc-milvus-document-{m}",
+            doc.id is None and doc.metadata == {"pk": "a", **META["a"]},
+            (doc.id, doc.metadata),
+        )
+
+
+def schema(store: Any) -> None:
+    vs = store("default_index")
+    facts.check(
+        "lc-milvus-search-before-collection",
+        vs.similarity_search("q", k=2) == [] and vs.delete(["x"]) is False,
+        "search [] and delete False before the first add",
+    )
+    got = error(lambda: vs.similarity_search_with_relevance_scores("q", k=2))
+    facts.check(
+        "lc-milvus-relevance-before-collection",
+        got == "ValueError: No index params provided. Could not determine relevance function.",
+        got,
+    )
+    first = {"color": "red", "n": 1, "price": 1.5, "flag": True}
+    vs.add_texts(["a"], metadatas=[first], ids=["a"])
+    fields = [(f["name"], f["type"].name) for f in vs.client.describe_collection(vs.collection_name)["fields"]]  # fmt: skip
+    want = [("text", "VARCHAR"), ("pk", "VARCHAR"), ("vector", "FLOAT_VECTOR"),
+            ("color", "VARCHAR"), ("n", "INT64"), ("price", "DOUBLE"), ("flag", "BOOL")]  # fmt: skip
+    facts.check("lc-milvus-schema-from-first-batch", fields == want, fields)
+    index = [(i["index_param"]["index_type"], i["index_param"]["metric_type"]) for i in vs._get_indexes()]  # fmt: skip
+    facts.check("lc-milvus-default-index-autoindex-l2", index == [("AUTOINDEX", "L2")], index)
+
+    def add(meta: dict[str, Any], pk: str) -> str:
+        return error(lambda: vs.add_texts(["t"], metadatas=[meta], ids=[pk]))
+
+    missing = add({"color": "x"}, "m1")
+    facts.check(
+        "lc-milvus-missing-field",
+        missing.endswith("Insert missed an field `n` to collection without set nullable==true "
+                         "or set default_value)>"),
+        missing,
+    )  # fmt: skip
+    rows = {
+        "int64-float": ({**first, "n": 2.5}, "{n} field should be a int64, but got a {<class 'float'>} instead. Detail: 'float' object cannot be interpreted as an integer)>"),
+        "int64-bool": ({**first, "n": True}, "Detail: Field milvus.proto.schema.LongArray.data: Expected an int, got a boolean.)>"),
+        "int64-range": ({**first, "n": 2**63}, "Detail: Value out of range: 9223372036854775808)>"),
+        "varchar-int": ({**first, "color": 7}, "{color} field should be a varchar, but got a {<class 'int'>} instead. Detail: 'int' object is not iterable)>"),
+        "double-str": ({**first, "price": "5"}, "{price} field should be a double, but got a {<class 'str'>} instead. Detail: must be real number, not str)>"),
+        "bool-float": ({**first, "flag": 2.5}, "{flag} field should be a bool, but got a {<class 'float'>} instead. Detail: 'float' object cannot be interpreted as an integer)>"),
+        "row-key-order": ({"n": "x", "color": 7, "price": 1.0, "flag": True}, "{n} field should be a int64"),
+    }  # fmt: skip
+    for name, (meta, tail) in rows.items():
+        got = add(meta, f"t-{name}")
+        ok = (
+            got.startswith(
+                "DataNotMatchException: <DataNotMatchException: (code=1, message=The "
+                "Input data type is inconsistent with defined schema, "
+            )
+            and tail in got
+        )
+        facts.check(f"lc-milvus-type-{name}", ok, got)  # fmt: skip
+    accepted = [add({**first, "price": 3}, "ok1"), add({**first, "flag": 1}, "ok2")]
+    stored = {d.metadata["pk"]: d.metadata for d in vs.similarity_search("q", k=10, expr='pk in ["ok1", "ok2"]')}  # fmt: skip
+    facts.check(
+        "lc-milvus-type-converted",
+        accepted == ["None: ['ok1']", "None: ['ok2']"]
+        and stored["ok1"]["price"] == 3.0 and isinstance(stored["ok1"]["price"], float)
+        and stored["ok2"]["flag"] is True,
+        stored,
+    )  # fmt: skip
+    add({**first, "extra": 1}, "x1")
+    meta = vs.similarity_search("q", k=1, expr='pk == "x1"')[0].metadata
+    facts.check("lc-milvus-extra-key-dropped", "extra" not in meta, meta)
+    got = error(lambda: vs.similarity_search("q", k=5, expr="n == 1.0"))
+    facts.check("lc-milvus-typed-filter", "Invalid expr: n == 1.0: invalid parameter" in got, got)
+    arithmetic = {}
+    for expr in (
+        "n + 1 == 2",
+        "3 == n + 2",
+        "n % 2 == 1",
+        "price * 2 == 3.0",
+        "n + 1 > 2",
+        "10 - n == 9",
+    ):
+        arithmetic[expr] = error(
+            lambda e=expr: sorted(d.metadata["pk"] for d in vs.similarity_search("q", k=50, expr=e))
+        )
+    facts.check(
+        "lc-milvus-typed-arithmetic",
+        arithmetic["n + 1 == 2"].startswith("None: ['a', ")
+        and "'ok1'" in arithmetic["n + 1 == 2"]
+        and arithmetic["3 == n + 2"] == "None: []"
+        and arithmetic["n % 2 == 1"] == arithmetic["n + 1 == 2"]
+        and arithmetic["price * 2 == 3.0"].startswith("None: ['a'")
+        and all("invalid parameter" in arithmetic[e] for e in ("n + 1 > 2", "10 - n == 9")),
+        arithmetic,
+    )
+    got = error(lambda: vs.similarity_search("q", k=5, filter={"color": "red"}))
+    facts.check(
+        "lc-milvus-filter-dict-kwarg-typeerror",
+        got.startswith("TypeError: ")
+        and "got multiple values for keyword argument 'filter'" in got,
+        got,
+    )
+    got = error(lambda: vs.similarity_search("q", k=0))
+    facts.check("lc-milvus-k-0", got == "ParamError: <ParamError: (code=1, message=`limit` value 0 is illegal)>", got)  # fmt: skip
+    got = error(lambda: vs.get_by_ids(["a"]))
+    facts.check("lc-milvus-get-by-ids-not-implemented", got == "NotImplementedError: Milvus does not yet support get_by_ids.", got)  # fmt: skip
+    dup = error(lambda: vs.add_texts(["x", "y"], metadatas=[first] * 2, ids=["d", "d"]))
+    not_str = error(lambda: vs.add_texts(["x"], metadatas=[first], ids=[5]))
+    facts.check(
+        "lc-milvus-ids-asserted",
+        [dup, not_str] == ["AssertionError: Different lengths of texts and unique ids are provided.",
+                           "AssertionError: All ids should be strings."],
+        [dup, not_str],
+    )  # fmt: skip
+    deletes = [
+        error(vs.delete), error(lambda: vs.delete([])), error(lambda: vs.delete(["nope"])),
+        error(lambda: vs.delete(expr="n >")), error(lambda: vs.delete([5])),
+        error(lambda: vs.delete(expr='pk == "x1"')),
+    ]  # fmt: skip
+    want_deletes = ["AssertionError: Either ids list or expr string must be provided."] * 2 + [
+        "None: True", "None: False", "None: False", "None: True"]  # fmt: skip
+    facts.check("lc-milvus-delete", deletes == want_deletes, deletes)
+    got = error(lambda: vs.max_marginal_relevance_search("q", k=1, expr='color == "none"'))
+    facts.check(
+        "lc-milvus-mmr-no-candidates",
+        "Cannot find field with field_id: 0" in got and got.startswith("MilvusException"),
+        got,
+    )
+    auto = store("auto")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        ids = auto.add_texts(["a", "b"], metadatas=[{"n": 1}, {"n": 2}])
+    facts.check(
+        "lc-milvus-auto-ids",
+        [str(w.message) for w in caught]
+        == ["No ids provided and auto_id is False. Setting auto_id to True automatically."]
+        and all(isinstance(i, int) for i in ids) and ids[1] - ids[0] == 1,
+        ids,
+    )  # fmt: skip
+
+
+def main() -> None:
+    root = tempfile.mkdtemp(prefix="placeborag-lc-milvus-probe-")
+    os.environ["GLOG_log_dir"] = root  # noqa: SIM112 - glog's own variable: no logs in /tmp
+    conn = {"uri": os.path.join(root, "m.db"), "db_name": "default"}
+
+    def store(name: str, **kw: Any) -> Any:
+        return Milvus(Table(), connection_args=conn, collection_name=name, **kw)
+
+    try:
+        scores(store)
+        schema(store)
+    finally:
+        server_manager_instance.release_all()
+        shutil.rmtree(root, ignore_errors=True)
+    facts.done()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,219 @@
+"""Probe: llama-index ``MilvusVectorStore`` on the Milvus 2.5 core (milvus-lite 2.5.1): scores,
+the expression strings it builds from ``MetadataFilters``, and writes.
+
+llama-index-vector-stores-milvus 1.2.0 with pymilvus 2.6.9. The store is built with
+``db_name="default"`` (pymilvus 2.6.9 otherwise reads the first path segment of the file URI as a
+database name) and ``use_async_client=False`` (its AsyncMilvusClient refuses to start outside a
+running event loop). Nodes are embedded by a table: cos(q, a..f) = 1, .8, .6, 0, -.6, -1; g..j
+lie at 0. Facts: docs/integrations/new_integrations.md#llamaindex-milvusvectorstore-li_milvuspy.
+
+Run: python tests/fidelity/probes/li_milvus_integration.py
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import shutil
+import tempfile
+import warnings
+from typing import Any
+
+from _probe import Facts, raised
+
+warnings.simplefilter("ignore")  # milvus-lite 2.5.1 imports the deprecated pkg_resources
+logging.disable(logging.CRITICAL)
+
+from llama_index.core import StorageContext, VectorStoreIndex  # noqa: E402
+from llama_index.core.embeddings import BaseEmbedding  # noqa: E402
+from llama_index.core.schema import TextNode  # noqa: E402
+from llama_index.core.vector_stores import (  # noqa: E402
+    FilterCondition,
+    FilterOperator,
+    MetadataFilter,
+    MetadataFilters,
+)
+from llama_index.core.vector_stores.types import VectorStoreQuery  # noqa: E402
+from llama_index.vector_stores.milvus import MilvusVectorStore  # noqa: E402
+from milvus_lite.server_manager import server_manager_instance  # noqa: E402
+
+facts = Facts(
+    "llama-index MilvusVectorStore on the Milvus 2.5 core",
+    "llama-index-vector-stores-milvus",
+    "milvus-lite",
+    "pymilvus",
+)
+Op = FilterOperator
+UNIT = {
+    "q": [1.0, 0.0, 0.0, 0.0],
+    "a": [1.0, 0.0, 0.0, 0.0],
+    "b": [0.8, 0.6, 0.0, 0.0],
+    "c": [0.6, 0.8, 0.0, 0.0],
+    "d": [0.0, 1.0, 0.0, 0.0],
+    "e": [-0.6, 0.8, 0.0, 0.0],
+    "f": [-1.0, 0.0, 0.0, 0.0],
+}
+META: dict[str, dict[str, Any]] = {
+    "a": {"color": "red", "n": 1, "price": 1.5},
+    "b": {"color": "blue", "n": 2, "price": 2.5},
+    "c": {"color": "red", "n": 3, "price": 3.5},
+    "d": {"color": "green", "n": 4, "price": 4.5},
+    "e": {"color": "blue", "n": 5, "price": 5.5},
+    "f": {"color": "red", "n": 6, "price": 6.5},
+    "g": {"n": 1.0, "flag": True},
+    "h": {"flag": 1, "n": "1"},
+    "i": {"tags": ["x", "y"], "color": "red"},
+    "j": {},
+}
+
+
+def vector(text: str) -> list[float]:
+    key = text.strip().rsplit("\n", 1)[-1].strip()
+    return list(UNIT.get(key, [0.0, 0.0, 0.0, 1.0]))
+
+
+class TableEmbedding(BaseEmbedding):
+    def _get_query_embedding(self, query: str) -> list[float]:
+        return vector(query)
+
+    async def _aget_query_embedding(self, query: str) -> list[float]:
+        return vector(query)
+
+    def _get_text_embedding(self, text: str) -> list[float]:
+        return vector(text)
+
+
+INSENSITIVE = (
+    'Operator FilterOperator.TEXT_MATCH_INSENSITIVE ("text_match_insensitive") is not supported '
+    "by Milvus."
+)
+
+
+def one(key: str, value: Any, op: FilterOperator = Op.EQ) -> MetadataFilters:
+    return MetadataFilters(filters=[MetadataFilter(key=key, value=value, operator=op)])
+
+
+def scores_and_filters(store: Any) -> None:
+    nodes = [TextNode(text=t, id_=t, metadata=dict(m)) for t, m in META.items()]
+    want = {
+        "IP": (list("abcihgd"), [1.0, 0.800000011920929, 0.6000000238418579, 0.0]),
+        "COSINE": (list("abcihgd"), [1.0, 0.800000011920929, 0.6000000238418579, 0.0]),
+        "L2": (list("abcdghi"), [0.0, 0.40000003576278687, 0.800000011920929, 2.0]),
+    }
+    for metric, (ids, scores) in want.items():
+        vs = store(collection_name=f"c_{metric}", similarity_metric=metric, overwrite=True)
+        index = VectorStoreIndex(
+            nodes,
+            storage_context=StorageContext.from_defaults(vector_store=vs),
+            embed_model=TableEmbedding(model_name="table"),
+        )
+        got = index.as_retriever(similarity_top_k=7).retrieve("q")
+        observed = [[n.node.text for n in got], [n.score for n in got][:4]]
+        facts.check(f"li-milvus-score-{metric.lower()}", observed == [ids, scores], observed)
+    default = store(collection_name="c_IP")
+    facts.check("li-milvus-default-metric-ip", default.similarity_metric == "IP", "IP")
+    index = VectorStoreIndex.from_vector_store(default, embed_model=TableEmbedding(model_name="t"))
+
+    def run(filters: MetadataFilters) -> Any:
+        def go() -> str:
+            got = index.as_retriever(similarity_top_k=20, filters=filters).retrieve("q")
+            return "".join(sorted(n.node.text for n in got))
+
+        kind, text = raised(go)
+        return go() if kind is None else (kind.__name__, text)
+
+    two = [
+        MetadataFilter(key="color", value="red"),
+        MetadataFilter(key="n", value=1, operator=Op.GT),
+    ]
+    cases: dict[str, tuple[MetadataFilters, Any]] = {
+        "li-milvus-filter-eq": (one("color", "red"), "acfi"),
+        "li-milvus-filter-eq-int-float": (one("n", 1.0), "ag"),
+        "li-milvus-filter-eq-bool-is-not-int": (one("flag", 1), "h"),
+        "li-milvus-filter-ne-missing-matches": (one("color", "red", Op.NE), "bdeghj"),
+        "li-milvus-filter-range": (one("n", 3, Op.GTE), "cdef"),
+        "li-milvus-filter-range-str-vs-int": (one("color", 3, Op.GT), ""),
+        "li-milvus-filter-nin-missing-matches": (one("color", ["red", "green"], Op.NIN), "beghj"),
+        "li-milvus-filter-any-all-contains": (one("tags", ["x", "y"], Op.ALL), "i"),
+        "li-milvus-filter-text-match-prefix": (one("color", "re", Op.TEXT_MATCH), "acfi"),
+        "li-milvus-filter-is-empty-everything": (one("color", None, Op.IS_EMPTY), "abcdefghij"),
+        "li-milvus-filter-and-or": (MetadataFilters(filters=two), "cf"),
+        "li-milvus-filter-not-one-ignored": (
+            MetadataFilters(filters=two[:1], condition=FilterCondition.NOT), "acfi"
+        ),
+        "li-milvus-filter-not-two-keeps-first": (
+            MetadataFilters(filters=two, condition=FilterCondition.NOT), "acfi"
+        ),
+        "li-milvus-filter-text-match-insensitive-rejected": (
+            one("color", "RE", Op.TEXT_MATCH_INSENSITIVE),
+            ("ValueError", INSENSITIVE),
+        ),
+        "li-milvus-filter-condition-none": (
+            MetadataFilters(filters=two[:1], condition=None),
+            ("AttributeError", "'NoneType' object has no attribute 'value'"),
+        ),
+    }  # fmt: skip
+    for fact, (filters, expected) in cases.items():
+        got = run(filters)
+        facts.check(fact, got == expected, got)
+
+
+def writes(vs: MilvusVectorStore) -> None:
+    vs.add([TextNode(text="a", id_="n1", metadata={"k": 1}, embedding=UNIT["a"])])
+    vs.add([TextNode(text="b", id_="n1", metadata={"k": 2}, embedding=UNIT["b"])])
+    got = [(n.node_id, n.text) for n in vs.get_nodes(node_ids=["n1"])]
+    facts.check("li-milvus-add-existing-node-id-get-shows-new", got == [("n1", "b")], got)
+    res = vs.query(VectorStoreQuery(query_embedding=UNIT["q"], similarity_top_k=5))
+    seen = [res.ids, res.similarities]
+    facts.check("li-milvus-add-existing-node-id-search-best-copy", seen == [["n1"], [1.0]], seen)
+    got_k0 = raised(
+        lambda: vs.query(VectorStoreQuery(query_embedding=UNIT["q"], similarity_top_k=0))
+    )
+    facts.check(
+        "li-milvus-k-0",
+        got_k0[0] is not None and "`limit` value 0 is illegal" in got_k0[1],
+        got_k0[1],
+    )
+    add = raised(lambda: vs.add([TextNode(text="z", id_="z", embedding=[1.0, 0.0])]))
+    facts.check(
+        "li-milvus-wrong-dimension-add",
+        add[0] is not None and "the length(2) of float data should divide the dim(4)" in add[1],
+        add[1],
+    )
+    query = raised(
+        lambda: vs.query(VectorStoreQuery(query_embedding=[1.0, 0.0], similarity_top_k=1))
+    )
+    facts.check(
+        "li-milvus-wrong-dimension-query",
+        query[0] is not None and "vector dimension mismatch" in query[1],
+        query[1][:100],
+    )
+    deleted = raised(lambda: vs.delete_nodes(["nope"]))
+    facts.check("li-milvus-delete-missing-silent", deleted[0] is None, deleted)
+    nested = raised(
+        lambda: vs.add(
+            [TextNode(text="n", id_="nested", metadata={"d": {"x": 1}}, embedding=UNIT["a"])]
+        )
+    )
+    facts.check("li-milvus-nested-metadata-accepted", nested[0] is None, nested)
+
+
+def main() -> None:
+    root = tempfile.mkdtemp(prefix="placeborag-li-milvus-probe-")
+    os.environ["GLOG_log_dir"] = root  # noqa: SIM112 - glog's own variable: no logs in /tmp
+    uri = os.path.join(root, "m.db")
+
+    def store(**kw: Any) -> MilvusVectorStore:
+        return MilvusVectorStore(uri=uri, dim=4, db_name="default", use_async_client=False, **kw)
+
+    try:
+        scores_and_filters(store)
+        writes(store(collection_name="w", overwrite=True))
+    finally:
+        server_manager_instance.release_all()
+        shutil.rmtree(root, ignore_errors=True)
+    facts.done()
+
+
+if __name__ == "__main__":
+    main()
