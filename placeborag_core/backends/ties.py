@@ -10,17 +10,46 @@ insertion slot)", and an engine with another rule subclasses it (see
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
 
 from placeborag_core.messages import shown
 
-__all__ = ["INSERTION", "KeyOrderTies", "TieRule"]
+__all__ = ["INSERTION", "CandidateScan", "KeyOrderTies", "TieRule"]
 
 Rows = npt.NDArray[np.intp]
 Badness = npt.NDArray[Any]
+
+
+class CandidateScan(Protocol):
+    """A query's candidates in input order (positions ``0 .. count - 1``), for a rule whose
+    answer can depend on all of them: exact badness on demand, and a cheap test that rules out
+    candidates certainly worse than a given one (``store/scan.py``)."""
+
+    @property
+    def count(self) -> int: ...
+
+    @property
+    def rows(self) -> Rows:
+        """The candidates' row numbers, ascending."""
+        ...
+
+    @property
+    def bounded(self) -> bool:
+        """Whether :meth:`contenders` can rule anything out."""
+        ...
+
+    def badness(self, positions: Rows) -> Badness:
+        """The exact badness of the candidates at ``positions``."""
+        ...
+
+    def contenders(self, start: int, stop: int, reference: int) -> Rows:
+        """The positions in ``[start, stop)`` whose badness may be at most (as good as or
+        better than) that of the candidate at position ``reference``; the others are certainly
+        worse."""
+        ...
 
 
 class TieRule:
@@ -42,6 +71,12 @@ class TieRule:
         """Whether the exactly scored band (every row that can rank or tie at the cut, and its
         ``badness``) decides the answer without the other candidates (always, for this rule)."""
         return True
+
+    def select_scan(self, scan: CandidateScan, limit: int, id_at: Callable[[int], str]) -> Rows:
+        """The rows to return, best first, when the band did not decide (``whole_input``
+        rules): here, every candidate scored exactly; a rule may read fewer of them."""
+        everything = np.arange(scan.count)
+        return self.select(scan.badness(everything), scan.rows, limit, id_at)
 
     def select(
         self,

@@ -20,7 +20,8 @@ from placeborag_core.filters.predicates import Predicate
 from placeborag_core.records import Match
 from placeborag_core.store.faults import query_hash, recall_keep_mask
 from placeborag_core.store.partition import Partition, copy_metadata
-from placeborag_core.store.scoring import ScoringQuery, band_rows, cosines, exact_scores
+from placeborag_core.store.scan import Scan
+from placeborag_core.store.scoring import ScoringQuery, cosines, exact_scores
 
 __all__ = ["Ranker"]
 
@@ -104,15 +105,18 @@ class Ranker:
         rows = None if mask.all() else np.flatnonzero(mask)
         query = self.scoring_query(vector)
         rule = self._profile.tie_rule
-        band = band_rows(part, query, rows, limit)
+        scan = Scan(part, query, rows, self._profile.higher_is_better)
+        band = scan.band(limit)
         small = limit is not None and len(band) <= 2 * limit + 64
         wanted = small and not self._profile.variant.formula.is_cosine
         scores, sims = exact_scores(part, query, band, with_cosines=wanted)
         if rule.whole_input and limit is not None:
             badness = -scores if self._profile.higher_is_better else scores
             if not rule.band_decides(badness, limit):
-                band = band_rows(part, query, rows, None)
-                scores, sims = exact_scores(part, query, band, with_cosines=False)
+                ordered = rule.select_scan(scan, limit, part.id_at)
+                cosine = self._profile.variant.formula.is_cosine
+                scores, sims = exact_scores(part, query, ordered, with_cosines=not cosine)
+                return ordered, scores, sims
         ordered = self.select(part, band, scores, limit)
         at = np.searchsorted(band, ordered)
         return ordered, scores[at], None if sims is None else sims[at]

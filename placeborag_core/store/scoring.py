@@ -17,6 +17,8 @@ holds for any summation tree (Higham, *Accuracy and Stability of Numerical Algor
 ``t - B - Delta``, where ``Delta`` covers the rounding of the reported number; so its key is at
 least ``t - 2B - Delta``. Those rows are the band: it contains every row the profile's tie rule
 needs (FAISS's heap included). It may differ between machines; the answer does not.
+(``store/scan.py`` selects it, and for PostgreSQL's sort, which reads every row, the rows that
+can enter its heap.)
 
 **Phase 2, exact.** Each band row gets its reported number from exact quantities
 (:mod:`placeborag_core.arithmetic`), then the tie rule orders the band. Which quantity, which
@@ -49,7 +51,13 @@ from placeborag_core.backends.formulas import COSINE_F32, Formula
 if TYPE_CHECKING:
     from placeborag_core.store.partition import Partition
 
-__all__ = ["ScoringQuery", "band_rows", "cosines", "exact_scores", "reciprocal_norms"]
+__all__ = [
+    "ScoringQuery",
+    "bounded_keys",
+    "cosines",
+    "exact_scores",
+    "reciprocal_norms",
+]
 
 F64 = npt.NDArray[np.float64]
 Rows = npt.NDArray[np.intp]
@@ -166,26 +174,21 @@ def _bound(part: Partition, query: ScoringQuery) -> tuple[float, float]:
     return b, (2.0**-20 + 16 * U32) * max(scale, 1.0)
 
 
-def band_rows(part: Partition, query: ScoringQuery, rows: Rows | None, limit: int | None) -> Rows:
-    """The candidate rows (``rows``, ascending, or every row if None) that can be among the
-    ``limit`` best or tied with the ``limit``-th in the reported score (all if ``limit`` is None
-    or reaches them all)."""
-    count = part.n_rows if rows is None else len(rows)
+def bounded_keys(
+    part: Partition, query: ScoringQuery, rows: Rows | None
+) -> tuple[Any, float] | None:
+    """The phase-1 keys of the candidate rows (``rows``, or every row if None) and a margin
+    ``m``: a row whose key is below ``key[r] - m`` reports a score strictly worse than row
+    ``r``'s. None when no such bound holds and every candidate must be scored exactly."""
     everything = np.arange(part.n_rows) if rows is None else rows
-    if limit is None or limit >= count or (query.zero and query.formula.kind != "l2"):
-        return everything
+    if query.zero and query.formula.kind != "l2":
+        return None
     if query.formula.zero_vectors == "nan" and not part.inv_norms[everything].all():
-        return everything  # a zero row reports NaN (worst), although its phase-1 key is 0
+        return None  # a zero row reports NaN (worst), although its phase-1 key is 0
     if part.norm_max * query.norm_bound >= 2.0**100 or query.norm_bound >= 2.0**100:
-        return everything  # the float32 product could overflow: score every candidate exactly
-    keys = _keys(part, query, rows)
-    # the limit-th largest key (selected from the front: numpy's introselect is slow near the
-    # end of an array full of equal values)
-    t = -float(np.partition(-keys, limit - 1)[limit - 1])
+        return None  # the float32 product could overflow
     b, delta = _bound(part, query)
-    threshold = np.float64(t - (2 * b + delta) * (1 + 2.0**-20))
-    selected = np.flatnonzero(keys >= threshold)
-    return selected if rows is None else rows[selected]
+    return _keys(part, query, rows), (2 * b + delta) * (1 + 2.0**-20)
 
 
 # ---------------------------------------------------------------------------- phase 2

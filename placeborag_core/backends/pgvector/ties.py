@@ -17,7 +17,10 @@ and equal to itself, ``-0.0`` equal to ``0.0``. :class:`PostgresSortTies` is thi
 to Python; ``tests/fidelity/probes/pgvector_ties.py`` checks it against the engine on random
 tie-heavy tables (``docs/engines/pgvector.md#pgvector-ties-tuplesort-port``). It simulates only
 where ties can matter: when the best ``k`` distances are all different from each other and from
-the next one, any correct sort gives the same answer, and numpy's is used.
+the next one, any correct sort gives the same answer, and numpy's is used. When they tie, the
+bounded heap is replayed over only the rows that can enter it (:func:`_bounded_scan`: a row
+certainly worse than the heap's worst is discarded by PostgreSQL without changing anything, and
+the phase-1 bound of ``store/scan.py`` finds those without scoring them exactly).
 
 Not modelled: a sort that exceeds ``work_mem`` (4 MB by default; the rows are sorted with their
 vectors and metadata) switches to a bounded heap as soon as ``k`` rows are in, or, without a
@@ -32,7 +35,7 @@ from typing import Any
 
 import numpy as np
 
-from placeborag_core.backends.ties import Badness, Rows, TieRule
+from placeborag_core.backends.ties import Badness, CandidateScan, Rows, TieRule
 
 __all__ = ["PostgresSortTies", "pg_order"]
 
@@ -166,6 +169,26 @@ def _heap_replace_top(heap: list[Item], item: Item, size: int) -> None:
     heap[i] = item
 
 
+def _offer(heap: list[Item], item: Item, bound: int) -> None:
+    """One input row reaching the bounded heap: inserted while the heap has fewer than
+    ``bound`` rows, then replacing the top (the worst) only when strictly better."""
+    if len(heap) < bound:
+        _heap_insert(heap, item)
+    elif _cmp(item[0], heap[0][0]) < 0:
+        _heap_replace_top(heap, item, len(heap))
+
+
+def _sort_heap(heap: list[Item]) -> list[Item]:
+    """``sort_bounded_heap``: the heap sorted in place, best first."""
+    size = len(heap)
+    while size > 1:
+        top_item = heap[0]
+        size -= 1
+        _heap_replace_top(heap, heap[size], size)
+        heap[size] = top_item
+    return heap
+
+
 def _bounded(keys: Any, bound: int) -> list[Item]:
     """``make_bounded_heap`` over the input, then ``sort_bounded_heap``."""
     heap: list[Item] = []
@@ -174,7 +197,7 @@ def _bounded(keys: Any, bound: int) -> list[Item]:
     position = 0
     while position < count:
         if len(heap) < bound:
-            _heap_insert(heap, (values[position], position))
+            _offer(heap, (values[position], position), bound)
             position += 1
             continue
         # A row enters only if strictly better than the top; skip the others in one numpy step.
@@ -184,15 +207,32 @@ def _bounded(keys: Any, bound: int) -> list[Item]:
         if len(better) == 0:
             break
         position += int(better[0])
-        _heap_replace_top(heap, (values[position], position), len(heap))
+        _offer(heap, (values[position], position), bound)
         position += 1
-    size = len(heap)
-    while size > 1:
-        top_item = heap[0]
-        size -= 1
-        _heap_replace_top(heap, heap[size], size)
-        heap[size] = top_item
-    return heap
+    return _sort_heap(heap)
+
+
+def _bounded_scan(scan: CandidateScan, bound: int) -> list[Item]:
+    """:func:`_bounded` over the candidates of ``scan``, reading only those that can enter.
+
+    The heap's top (its worst row) only improves, so a candidate certainly worse than the top
+    when its block starts is discarded by PostgreSQL too and needs no exact score. Blocks double
+    in length: the top tightens fastest at the start."""
+    first = np.arange(bound)
+    heap: list[Item] = []
+    for item in zip(scan.badness(first).tolist(), first.tolist(), strict=True):
+        _offer(heap, item, bound)
+    start, size = bound, bound
+    while start < scan.count:
+        stop = min(scan.count, start + size)
+        top, reference = heap[0]
+        positions = scan.contenders(start, stop, reference)
+        values = np.asarray(scan.badness(positions), dtype=np.float64)
+        better = np.flatnonzero(~np.isnan(values) if math.isnan(top) else values < top)
+        for item in zip(values[better].tolist(), positions[better].tolist(), strict=True):
+            _offer(heap, item, bound)
+        start, size = stop, 2 * size
+    return _sort_heap(heap)
 
 
 def pg_order(keys: Any, limit: int | None) -> list[int]:
@@ -221,8 +261,8 @@ class PostgresSortTies(TieRule):
     """Equal distances as PostgreSQL's tuplesort leaves them (see the module docstring); rows
     are in heap order, which the ``pgvector`` profile keeps as insertion order with an updated
     row moved to the end. The sort's comparisons involve every row, so when distances tie at
-    the cut every candidate is scored (``whole_input``); otherwise the band decides the answer
-    (any correct sort gives it) and the query costs what other profiles' do."""
+    the cut the answer is read from the whole input (``whole_input``, :meth:`select_scan`);
+    otherwise the band decides it (any correct sort gives it)."""
 
     whole_input = True
 
@@ -231,6 +271,16 @@ class PostgresSortTies(TieRule):
         return limit is not None and _unique_answer(keys, limit) is not None
 
     name = "postgres_tuplesort"
+
+    def select_scan(self, scan: CandidateScan, limit: int, id_at: Callable[[int], str]) -> Rows:
+        """The bounded heap replayed over the candidates that can enter it (more than ``2k``
+        candidates and a bound on their keys), else every candidate scored and sorted."""
+        if limit == 0 or scan.count == 0:
+            return np.empty(0, dtype=np.intp)
+        if scan.count <= 2 * limit or not scan.bounded:
+            return super().select_scan(scan, limit, id_at)
+        positions = [position for _, position in _bounded_scan(scan, limit)]
+        return scan.rows[np.asarray(positions, dtype=np.intp)]
 
     def select(
         self,
