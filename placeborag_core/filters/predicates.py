@@ -55,6 +55,14 @@ class ColumnView(Protocol):
         self, key: str, lookups: Iterable[tuple[str, Any]], elements: bool
     ) -> BoolMask: ...
 
+    def value_groups(self, key: str) -> list[tuple[Any, npt.NDArray[np.intp]]]:
+        """Each scalar value of ``key`` with the rows holding it."""
+        ...
+
+    def unindexed_rows(self, key: str) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
+        """The rows whose ``key`` holds a list, and those holding another unindexed value."""
+        ...
+
 
 class Predicate:
     """A compiled filter node."""

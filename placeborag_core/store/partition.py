@@ -121,6 +121,14 @@ class Partition:
                 out[index.rows_of(lookup, element)] = True
         return out
 
+    def value_groups(self, key: str) -> list[tuple[Any, npt.NDArray[np.intp]]]:
+        """Each scalar value of ``key`` with the rows holding it (``KeyIndex.groups``)."""
+        return self._index_for(key).groups()
+
+    def unindexed_rows(self, key: str) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
+        """The rows whose ``key`` holds a list, and those holding another unindexed value."""
+        return self._index_for(key).unindexed_rows()
+
     def _mask(self, rows: Iterable[int]) -> npt.NDArray[np.bool_]:
         out = np.zeros(self.n_rows, dtype=bool)
         if rows:

@@ -28,7 +28,10 @@ from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from typing import Any, Literal
 
-from placeborag_core.filters.predicates import ColumnView, Predicate
+import numpy as np
+
+from placeborag_core.backends.pgvector.masks import Masks, by_value, equal_mask
+from placeborag_core.filters.predicates import BoolMask, ColumnView, Predicate
 
 __all__ = [
     "KeyExists",
@@ -39,6 +42,7 @@ __all__ = [
     "TriAll",
     "TriAny",
     "TriNot",
+    "ValueTri",
     "as_text",
     "truth_of",
 ]
@@ -49,11 +53,29 @@ _MISSING = object()
 
 
 class Tri(Predicate):
-    """A condition with three outcomes; a row passes only when it is True."""
+    """A condition with three outcomes; a row passes only when it is True.
+
+    A condition that is a function of the metadata and cannot fail answers for a whole
+    partition at once (``vectorised``, :meth:`truth_masks`, built from the column index); any
+    other (a cast that can fail on some row, a test of the record id) is asked row by row, and
+    so is every ``AND``/``OR``/``NOT`` above it, which keeps SQL's order of evaluation."""
+
+    vectorised = False
+    """Whether :meth:`truth_masks` answers (else the condition is asked row by row)."""
 
     def truth(self, metadata: Mapping[str, Any]) -> Truth:
         """True, False or None (unknown) for a record with this metadata."""
         raise NotImplementedError
+
+    def truth_masks(self, view: ColumnView, want_false: bool) -> Masks:
+        """The rows where the condition is true and, if ``want_false``, those where it is
+        false (for ``vectorised`` conditions)."""
+        raise NotImplementedError
+
+    def mask(self, view: ColumnView) -> BoolMask:
+        if self.vectorised:
+            return self.truth_masks(view, False)[0]
+        return super().mask(view)
 
     def row_truth(self, view: ColumnView, row: int) -> Truth:
         """The condition for the record in ``row`` (a caller's record condition inside may need
@@ -78,11 +100,29 @@ def _meta_truth(node: Predicate, metadata: Mapping[str, Any]) -> Truth:
     return node.truth(metadata) if isinstance(node, Tri) else node.matches(metadata)
 
 
+def _vectorised(children: Sequence[Predicate]) -> bool:
+    return all(isinstance(c, Tri) and c.vectorised for c in children)
+
+
+def _children_masks(children: Sequence[Predicate], view: ColumnView, want_false: bool) -> Any:
+    return [c.truth_masks(view, want_false) for c in children if isinstance(c, Tri)]
+
+
 class TriAll(Tri):
     """SQL ``AND``: false if any is false, else unknown if any is unknown, else true."""
 
     def __init__(self, children: Sequence[Predicate]) -> None:
         self.children = tuple(children)
+        self.vectorised = _vectorised(self.children)
+
+    def truth_masks(self, view: ColumnView, want_false: bool) -> Masks:
+        true = np.ones(view.n_rows, dtype=bool)
+        false = np.zeros(view.n_rows, dtype=bool) if want_false else None
+        for child_true, child_false in _children_masks(self.children, view, want_false):
+            true &= child_true
+            if false is not None:
+                false |= child_false
+        return true, false
 
     def _combine(self, outcomes: Any) -> Truth:
         unknown = False
@@ -105,6 +145,16 @@ class TriAny(Tri):
 
     def __init__(self, children: Sequence[Predicate]) -> None:
         self.children = tuple(children)
+        self.vectorised = _vectorised(self.children)
+
+    def truth_masks(self, view: ColumnView, want_false: bool) -> Masks:
+        true = np.zeros(view.n_rows, dtype=bool)
+        false = np.ones(view.n_rows, dtype=bool) if want_false else None
+        for child_true, child_false in _children_masks(self.children, view, want_false):
+            true |= child_true
+            if false is not None:
+                false &= child_false
+        return true, false
 
     def _combine(self, outcomes: Any) -> Truth:
         unknown = False
@@ -127,6 +177,11 @@ class TriNot(Tri):
 
     def __init__(self, child: Predicate) -> None:
         self.child = child
+        self.vectorised = _vectorised([child])
+
+    def truth_masks(self, view: ColumnView, want_false: bool) -> Masks:
+        true, false = _children_masks([self.child], view, True)[0]
+        return false, true if want_false else None
 
     def truth(self, metadata: Mapping[str, Any]) -> Truth:
         outcome = _meta_truth(self.child, metadata)
@@ -192,16 +247,49 @@ def path_compare(value: Any, operand: Any, op: Comparison) -> Truth:
     return None if unknown else False
 
 
-class PathCompare(Tri):
+class ValueTri(Tri):
+    """A condition on one key's value: ``missing`` without the key, else :meth:`value_truth`
+    of its value; vectorised by :func:`~.masks.by_value`."""
+
+    vectorised = True
+    key: str
+    missing: Truth = None
+
+    def value_truth(self, value: Any) -> Truth:
+        """The outcome for a record holding ``value`` under the key."""
+        raise NotImplementedError
+
+    def truth(self, metadata: Mapping[str, Any]) -> Truth:
+        value = metadata.get(self.key, _MISSING)
+        return self.missing if value is _MISSING else self.value_truth(value)
+
+    def truth_masks(self, view: ColumnView, want_false: bool) -> Masks:
+        return by_value(view, self.key, self.value_truth, self.missing, want_false)
+
+
+class PathCompare(ValueTri):
     """``jsonb_path_match(meta, '$.key <op> $value', {"value": operand})``."""
+
+    missing = False
 
     def __init__(self, key: str, op: Comparison, operand: Any) -> None:
         self.key = key
         self.op = op
         self.operand = operand
 
-    def truth(self, metadata: Mapping[str, Any]) -> Truth:
-        return path_compare(metadata.get(self.key, _MISSING), self.operand, self.op)
+    def value_truth(self, value: Any) -> Truth:
+        return path_compare(value, self.operand, self.op)
+
+    def truth_masks(self, view: ColumnView, want_false: bool) -> Masks:
+        if self.op == "==" and not want_false:  # the rows equal to an operand, looked up
+            operands = self.operand if isinstance(self.operand, list | tuple) else [self.operand]
+            true = equal_mask(view, self.key, list(operands), self._true)
+            if true is not None:
+                return true, None
+        return super().truth_masks(view, want_false)
+
+    def _true(self, value: Any) -> bool:
+        return self.value_truth(value) is True
 
 
 def _number_text(value: int | float) -> str:
@@ -226,7 +314,7 @@ def as_text(value: Any, column: Literal["jsonb", "json"] = "jsonb") -> str | Non
     return json.dumps(value)
 
 
-class TextIn(Tri):
+class TextIn(ValueTri):
     """``meta->>'key' IN (texts)`` (``negate``: ``NOT IN``); unknown when the text is NULL."""
 
     def __init__(
@@ -237,8 +325,8 @@ class TextIn(Tri):
         self.negate = negate
         self.column: Literal["jsonb", "json"] = "json" if column == "json" else "jsonb"
 
-    def truth(self, metadata: Mapping[str, Any]) -> Truth:
-        text = as_text(metadata.get(self.key), self.column)
+    def value_truth(self, value: Any) -> Truth:
+        text = as_text(value, self.column)
         if text is None:
             return None
         return (text in self.texts) != self.negate
@@ -265,7 +353,7 @@ def like_regex(pattern: str, *, insensitive: bool) -> re.Pattern[str]:
     return re.compile("".join(parts), flags)
 
 
-class TextLike(Tri):
+class TextLike(ValueTri):
     """``meta->>'key' LIKE pattern`` (``ILIKE`` if ``insensitive``); unknown when NULL."""
 
     def __init__(
@@ -275,8 +363,8 @@ class TextLike(Tri):
         self.regex = like_regex(pattern, insensitive=insensitive)
         self.column: Literal["jsonb", "json"] = "json" if column == "json" else "jsonb"
 
-    def truth(self, metadata: Mapping[str, Any]) -> Truth:
-        text = as_text(metadata.get(self.key), self.column)
+    def value_truth(self, value: Any) -> Truth:
+        text = as_text(value, self.column)
         if text is None:
             return None
         return self.regex.fullmatch(text) is not None
@@ -285,8 +373,14 @@ class TextLike(Tri):
 class KeyExists(Tri):
     """``meta ? 'key'``: the key is present (holding null counts)."""
 
+    vectorised = True
+
     def __init__(self, key: str) -> None:
         self.key = key
 
     def truth(self, metadata: Mapping[str, Any]) -> Truth:
         return self.key in metadata
+
+    def truth_masks(self, view: ColumnView, want_false: bool) -> Masks:
+        has = view.key_mask(self.key)
+        return has, ~has if want_false else None

@@ -38,7 +38,18 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
-from placeborag_core.backends.pgvector.jsonb import TextIn, TextLike, Tri, Truth, as_text, truth_of
+import numpy as np
+
+from placeborag_core.backends.pgvector.jsonb import (
+    TextIn,
+    TextLike,
+    Tri,
+    Truth,
+    ValueTri,
+    as_text,
+    truth_of,
+)
+from placeborag_core.backends.pgvector.masks import Masks
 from placeborag_core.filters.predicates import ColumnView, Predicate
 
 __all__ = [
@@ -59,7 +70,6 @@ __all__ = [
 
 Column = Literal["json", "jsonb"]
 SqlComparison = Literal["=", "!=", "<", "<=", ">", ">="]
-_MISSING = object()
 
 
 class PgvectorCastError(ValueError):
@@ -159,7 +169,7 @@ class FloatCast(_Costed):
         return _compare(_float8_key(float8in(text)), _float8_key(self.number), self.op)
 
 
-class TextCompare(_Costed):
+class TextCompare(_Costed, ValueTri):
     """``meta->>'key' <op> 'text'`` (code point order); unknown for NULL."""
 
     cost = 2.0
@@ -170,23 +180,24 @@ class TextCompare(_Costed):
         self.text = text
         self.column: Column = column
 
-    def truth(self, metadata: Mapping[str, Any]) -> Truth:
-        text = as_text(metadata.get(self.key), self.column)
+    def value_truth(self, value: Any) -> Truth:
+        text = as_text(value, self.column)
         if text is None:
             return None
         return _compare(text, self.text, self.op)
 
 
-class TextIsNull(_Costed):
+class TextIsNull(_Costed, ValueTri):
     """``meta->>'key' IS NULL``: the key is missing or holds JSON null (never unknown)."""
 
     cost = 1.0
+    missing = True
 
     def __init__(self, key: str) -> None:
         self.key = key
 
-    def truth(self, metadata: Mapping[str, Any]) -> Truth:
-        return metadata.get(self.key) is None
+    def value_truth(self, value: Any) -> Truth:
+        return value is None
 
 
 class TextInList(TextIn):
@@ -207,11 +218,7 @@ class TextPattern(TextLike):
     cost = 2.0
 
 
-def _jsonb_field(metadata: Mapping[str, Any], key: str) -> Any:
-    return metadata.get(key, _MISSING)
-
-
-class JsonbHasKeys(_Costed):
+class JsonbHasKeys(_Costed, ValueTri):
     """``meta::jsonb->'key' ?| array[...]`` (``every``: ``?&``): the value's top-level strings
     (array elements that are strings, object keys, a string scalar) include any (all) of
     ``items``; unknown for a missing key."""
@@ -222,10 +229,7 @@ class JsonbHasKeys(_Costed):
         self.every = every
         self.cost = 4.0 if column == "json" else 2.0
 
-    def truth(self, metadata: Mapping[str, Any]) -> Truth:
-        value = _jsonb_field(metadata, self.key)
-        if value is _MISSING:
-            return None
+    def value_truth(self, value: Any) -> Truth:
         if isinstance(value, Mapping):
             present = {k for k in value if isinstance(k, str)}
         elif isinstance(value, list | tuple):
@@ -238,7 +242,7 @@ class JsonbHasKeys(_Costed):
         return all(hits) if self.every else any(hits)
 
 
-class JsonbContainsText(_Costed):
+class JsonbContainsText(_Costed, ValueTri):
     """``meta::jsonb->'key' @> '["text"]'``: the value is an array with the string ``text`` as
     an element; unknown for a missing key."""
 
@@ -247,10 +251,7 @@ class JsonbContainsText(_Costed):
         self.text = text
         self.cost = 4.0 if column == "json" else 2.0
 
-    def truth(self, metadata: Mapping[str, Any]) -> Truth:
-        value = _jsonb_field(metadata, self.key)
-        if value is _MISSING:
-            return None
+    def value_truth(self, value: Any) -> Truth:
         if not isinstance(value, list | tuple):
             return False
         return any(isinstance(v, str) and v == self.text for v in value)
@@ -260,6 +261,8 @@ class RowIdIn(_Costed):
     """``id_column IN (...)`` on the record id: one id is ``id = 'a'`` (an equivalence class,
     cost 1), more are ``= ANY(array)`` (cost n/2). Evaluated with the other top-level conditions,
     so a cast error on a row outside the ids is raised only if the cast comes first."""
+
+    vectorised = True
 
     def __init__(self, ids: Sequence[str]) -> None:
         self.ids = frozenset(ids)
@@ -271,6 +274,10 @@ class RowIdIn(_Costed):
 
     def row_truth(self, view: ColumnView, row: int) -> Truth:
         return view.id_at(row) in self.ids
+
+    def truth_masks(self, view: ColumnView, want_false: bool) -> Masks:
+        true = view.ids_mask(self.ids)
+        return true, ~true if want_false else None
 
 
 def cost_of(node: Predicate) -> float:
@@ -322,6 +329,21 @@ class QualList(Tri):
             elif constants[expression] != constant:
                 self.contradiction = True
         self.quals = tuple(sorted(plain + moved, key=cost_of))
+        self.vectorised = all(isinstance(q, Tri) and q.vectorised for q in self.quals)
+
+    def truth_masks(self, view: ColumnView, want_false: bool) -> Masks:
+        """The first outcome that is not true decides, in the quals' order."""
+        undecided = np.full(view.n_rows, not self.contradiction)
+        false = np.zeros(view.n_rows, dtype=bool) if want_false else None
+        for qual in self.quals:
+            assert isinstance(qual, Tri)
+            true, qual_false = qual.truth_masks(view, want_false)
+            if false is not None and qual_false is not None:
+                false |= undecided & qual_false
+            undecided &= true
+        if false is not None and self.contradiction:
+            false[:] = True
+        return undecided, false
 
     def with_ids(self, ids: Sequence[str]) -> QualList:
         """This clause with ``id IN (ids)`` added at the top level (as a second ``.where``)."""
