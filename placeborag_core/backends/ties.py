@@ -17,16 +17,31 @@ import numpy.typing as npt
 
 from placeborag_core.messages import shown
 
-__all__ = ["INSERTION", "CandidateScan", "KeyOrderTies", "TieRule"]
+__all__ = ["INSERTION", "CandidateScan", "KeyOrderTies", "TieRule", "dense_ranks"]
 
 Rows = npt.NDArray[np.intp]
 Badness = npt.NDArray[Any]
 
 
+def dense_ranks(badness: Badness) -> npt.NDArray[np.int64]:
+    """``0, 1, ...`` in ascending order of ``badness``, equal values sharing a rank: ``-0.0``
+    equals ``0.0``, and NaN comes after every number and equals NaN (PostgreSQL's float8 order;
+    ranks compare as Python ints, faster than floats that may be NaN)."""
+    values = np.asarray(badness, dtype=np.float64)
+    order = np.argsort(values, kind="stable")  # NaN last
+    ordered = values[order]
+    nan = np.isnan(ordered)
+    step = np.zeros(len(values), dtype=np.int64)
+    step[1:] = (ordered[1:] != ordered[:-1]) & ~(nan[1:] & nan[:-1])
+    ranks = np.empty(len(values), dtype=np.int64)
+    ranks[order] = np.cumsum(step)
+    return ranks
+
+
 class CandidateScan(Protocol):
     """A query's candidates in input order (positions ``0 .. count - 1``), for a rule whose
-    answer can depend on all of them: exact badness on demand, and a cheap test that rules out
-    candidates certainly worse than a given one (``store/scan.py``)."""
+    answer can depend on all of them: exact badness on demand, and which candidates can rank
+    among the best of those before them (``store/scan.py``)."""
 
     @property
     def count(self) -> int: ...
@@ -36,19 +51,18 @@ class CandidateScan(Protocol):
         """The candidates' row numbers, ascending."""
         ...
 
-    @property
-    def bounded(self) -> bool:
-        """Whether :meth:`contenders` can rule anything out."""
-        ...
-
     def badness(self, positions: Rows) -> Badness:
         """The exact badness of the candidates at ``positions``."""
         ...
 
-    def contenders(self, start: int, stop: int, reference: int) -> Rows:
-        """The positions in ``[start, stop)`` whose badness may be at most (as good as or
-        better than) that of the candidate at position ``reference``; the others are certainly
-        worse."""
+    def ranks(self, positions: Rows) -> npt.NDArray[np.int64]:
+        """Integers in the order of the exact badness of the candidates at ``positions``, equal
+        for equal badness (as :func:`dense_ranks` of it)."""
+        ...
+
+    def entrants(self, bound: int) -> Rows:
+        """The positions (ascending) that may rank among the ``bound`` best of the candidates
+        up to them, ties included; the others certainly do not."""
         ...
 
 

@@ -7,26 +7,29 @@ for most tie rules. Some engines' selection depends on every candidate they are 
 PostgreSQL's bounded heap is built from the rows in heap order, and which of several equal
 distances it keeps depends on when each arrived. Scoring every candidate exactly would cost a
 hundred times the floor, but a row certainly worse than the heap's current worst never enters
-the heap; :class:`Scan` gives such a rule exact badness for the candidates it asks about and the
-test that rules the others out (:meth:`Scan.contenders`).
+the heap; :class:`Scan` finds the candidates that may enter it (:meth:`Scan.entrants`) and
+scores those exactly.
 """
 
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
 
+from placeborag_core.backends.ties import dense_ranks
 from placeborag_core.store.scoring import ScoringQuery, bounded_keys, exact_scores
 
 if TYPE_CHECKING:
     from placeborag_core.store.partition import Partition
 
-__all__ = ["Scan"]
+__all__ = ["Scan", "entrants", "ranks_by_keys"]
 
 Rows = npt.NDArray[np.intp]
+_MIN_BLOCK = 64  # candidates per block at least (one numpy step each)
 
 
 class Scan:
@@ -52,12 +55,6 @@ class Scan:
     def _bound(self) -> tuple[Any, float] | None:
         return bounded_keys(self._part, self._query, self._given)
 
-    @property
-    def bounded(self) -> bool:
-        """Whether the keys rule anything out (no bound holds for a zero query, zero rows
-        reporting NaN, or a product that could overflow)."""
-        return self._bound is not None
-
     def band(self, limit: int | None) -> Rows:
         """The candidate rows that can be among the ``limit`` best or tied with the
         ``limit``-th in the reported score (all if ``limit`` is None or reaches them all)."""
@@ -75,12 +72,71 @@ class Scan:
         scores, _ = exact_scores(self._part, self._query, self.rows[positions])
         return -scores if self._negate else scores
 
-    def contenders(self, start: int, stop: int, reference: int) -> Rows:
-        """The positions in ``[start, stop)`` whose reported score may equal or beat that of the
-        candidate at ``reference``: the others' phase-1 keys are more than the bound's margin
-        below its key (all of them when no bound holds)."""
+    def ranks(self, positions: Rows) -> npt.NDArray[np.int64]:
+        """Integers in the order of the exact badness of the candidates at ``positions``, equal
+        for equal badness (:func:`ranks_by_keys`)."""
         if self._bound is None:
-            return np.arange(start, stop)
+            return dense_ranks(self.badness(positions))
         keys, margin = self._bound
-        threshold = np.float64(float(keys[reference]) - margin)
-        return start + np.flatnonzero(keys[start:stop] >= threshold)
+        return ranks_by_keys(keys[positions], margin, lambda at: self.badness(positions[at]))
+
+    def entrants(self, bound: int) -> Rows:
+        """The positions that may rank among the ``bound`` best of the candidates up to them,
+        ties included (:func:`entrants`; all of them when no bound holds)."""
+        if self._bound is None:
+            return np.arange(self.count)
+        keys, margin = self._bound
+        return entrants(keys, margin, bound)
+
+
+def entrants(keys: Any, margin: float, bound: int) -> Rows:
+    """The positions whose reported score may rank among the ``bound`` best of those up to
+    them, given phase-1 ``keys`` (higher is better) that rule out every row whose key is more
+    than ``margin`` below another's: the first ``bound``, then each whose key reaches the
+    ``bound``-th best key before its block, less the margin.
+
+    A row at ``p`` better than the ``bound``-th best score before it is better than one of the
+    ``bound`` rows with the best keys before its block, so its key is at most the margin below
+    theirs (the band's argument, ``store/scoring.py``). Blocks grow with the prefix, so that the
+    threshold stays close to the one at each row."""
+    count = len(keys)
+    if bound >= count:
+        return np.arange(count)
+    keep = np.zeros(count, dtype=bool)
+    keep[:bound] = True
+    best = np.asarray(keys[:bound], dtype=np.float64)  # the bound best keys so far
+    start = bound
+    while start < count:
+        stop = min(count, start + max(_MIN_BLOCK, start // 4))
+        block = keep[start:stop] = keys[start:stop] >= np.float64(float(best.min()) - margin)
+        rising = keys[start:stop][block]  # only these can join the bound best keys
+        best = np.partition(np.concatenate([best, rising]), len(rising))[len(rising) :]
+        start = stop
+    return np.flatnonzero(keep)
+
+
+def ranks_by_keys(
+    keys: Any, margin: float, badness: Callable[[Rows], Any]
+) -> npt.NDArray[np.int64]:
+    """Integers in the order of the exact badness of some candidates (equal for equal badness),
+    from their phase-1 ``keys`` (higher is better; a key more than ``margin`` below another
+    means a strictly worse score) and ``badness(indices)``, their exact badness.
+
+    Sorted by key, the candidates fall into runs whose neighbours' keys are within the margin;
+    a run is strictly better than the next (its keys are more than the margin above), so only
+    the candidates in runs of two or more are scored exactly, to order them within their run."""
+    ordered = np.argsort(-np.asarray(keys, dtype=np.float64), kind="stable")  # best first
+    near = np.asarray(keys, dtype=np.float64)[ordered]
+    run = np.zeros(len(near), dtype=np.int64)
+    run[1:] = np.cumsum(near[1:] < near[:-1] - margin)
+    shared = np.bincount(run)[run] > 1
+    exact = np.zeros(len(near))
+    if shared.any():
+        exact[shared] = badness(ordered[shared])
+    by_run = np.lexsort((exact, run))
+    runs, values = run[by_run], exact[by_run]
+    step = np.zeros(len(near), dtype=np.int64)
+    step[1:] = (runs[1:] != runs[:-1]) | (values[1:] != values[:-1])
+    ranks = np.empty(len(near), dtype=np.int64)
+    ranks[ordered[by_run]] = np.cumsum(step)
+    return ranks

@@ -29,39 +29,34 @@ bound, to an external merge sort.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-from placeborag_core.backends.ties import Badness, CandidateScan, Rows, TieRule
+from placeborag_core.backends.ties import Badness, CandidateScan, Rows, TieRule, dense_ranks
 
 __all__ = ["PostgresSortTies", "pg_order"]
 
-Item = tuple[float, int]
+Item = tuple[int, int]  # (the row's rank among the distances, its input position)
 
 _INSERTION_SORT_BELOW = 7
 _NINTHER_ABOVE = 40
 
 
-def _cmp(a: float, b: float) -> int:
-    """float8 comparison: NaN is larger than any number and equal to itself."""
-    a_nan, b_nan = math.isnan(a), math.isnan(b)
-    if a_nan or b_nan:
-        return 0 if a_nan and b_nan else (1 if a_nan else -1)
-    return -1 if a < b else (1 if a > b else 0)
+# Items compare by rank (``dense_ranks``: float8 order, NaN after every number and equal to
+# itself), so the port below compares them as PostgreSQL compares the distances.
 
 
 def _med3(items: list[Item], a: int, b: int, c: int) -> int:
     ka, kb, kc = items[a][0], items[b][0], items[c][0]
-    if _cmp(ka, kb) < 0:
-        if _cmp(kb, kc) < 0:
+    if ka < kb:
+        if kb < kc:
             return b
-        return c if _cmp(ka, kc) < 0 else a
-    if _cmp(kb, kc) > 0:
+        return c if ka < kc else a
+    if kb > kc:
         return b
-    return a if _cmp(ka, kc) < 0 else c
+    return a if ka < kc else c
 
 
 def _swap_blocks(items: list[Item], i: int, j: int, count: int) -> None:
@@ -76,11 +71,11 @@ def _qsort(items: list[Item], start: int, count: int) -> None:
         if n < _INSERTION_SORT_BELOW:
             for m in range(a + 1, a + n):
                 i = m
-                while i > a and _cmp(items[i - 1][0], items[i][0]) > 0:
+                while i > a and items[i - 1][0] > items[i][0]:
                     items[i], items[i - 1] = items[i - 1], items[i]
                     i -= 1
             return
-        if all(_cmp(items[i - 1][0], items[i][0]) <= 0 for i in range(a + 1, a + n)):
+        if all(items[i - 1][0] <= items[i][0] for i in range(a + 1, a + n)):
             return  # presorted
         middle = a + n // 2
         if n > _INSERTION_SORT_BELOW:
@@ -97,18 +92,18 @@ def _qsort(items: list[Item], start: int, count: int) -> None:
         pc = pd = a + n - 1
         while True:
             while pb <= pc:
-                r = _cmp(items[pb][0], pivot)
-                if r > 0:
+                key = items[pb][0]
+                if key > pivot:
                     break
-                if r == 0:
+                if key == pivot:
                     items[pa], items[pb] = items[pb], items[pa]
                     pa += 1
                 pb += 1
             while pb <= pc:
-                r = _cmp(items[pc][0], pivot)
-                if r < 0:
+                key = items[pc][0]
+                if key < pivot:
                     break
-                if r == 0:
+                if key == pivot:
                     items[pc], items[pd] = items[pd], items[pc]
                     pd -= 1
                 pc -= 1
@@ -137,17 +132,15 @@ def _qsort(items: list[Item], start: int, count: int) -> None:
             n = left
 
 
-# The bounded heap runs in reversed direction (``reversedirection``): its top is the worst row.
-def _rev(a: Item, b: Item) -> int:
-    return -_cmp(a[0], b[0])
-
-
+# The bounded heap runs in reversed direction (``reversedirection``): its top is the worst row,
+# and a parent is never better than its children.
 def _heap_insert(heap: list[Item], item: Item) -> None:
     heap.append(item)
+    key = item[0]
     j = len(heap) - 1
     while j > 0:
         i = (j - 1) >> 1
-        if _rev(item, heap[i]) >= 0:
+        if key <= heap[i][0]:
             break
         heap[j] = heap[i]
         j = i
@@ -155,27 +148,18 @@ def _heap_insert(heap: list[Item], item: Item) -> None:
 
 
 def _heap_replace_top(heap: list[Item], item: Item, size: int) -> None:
+    key = item[0]
     i = 0
-    while True:
-        j = 2 * i + 1
-        if j >= size:
-            break
-        if j + 1 < size and _rev(heap[j], heap[j + 1]) > 0:
+    j = 1
+    while j < size:
+        if j + 1 < size and heap[j][0] < heap[j + 1][0]:
             j += 1
-        if _rev(item, heap[j]) <= 0:
+        if key >= heap[j][0]:
             break
         heap[i] = heap[j]
         i = j
+        j = 2 * i + 1
     heap[i] = item
-
-
-def _offer(heap: list[Item], item: Item, bound: int) -> None:
-    """One input row reaching the bounded heap: inserted while the heap has fewer than
-    ``bound`` rows, then replacing the top (the worst) only when strictly better."""
-    if len(heap) < bound:
-        _heap_insert(heap, item)
-    elif _cmp(item[0], heap[0][0]) < 0:
-        _heap_replace_top(heap, item, len(heap))
 
 
 def _sort_heap(heap: list[Item]) -> list[Item]:
@@ -189,59 +173,42 @@ def _sort_heap(heap: list[Item]) -> list[Item]:
     return heap
 
 
-def _bounded(keys: Any, bound: int) -> list[Item]:
-    """``make_bounded_heap`` over the input, then ``sort_bounded_heap``."""
+def _bounded(ranks: Any, bound: int) -> list[Item]:
+    """``make_bounded_heap`` over the input (ranks, input order), then ``sort_bounded_heap``:
+    the first ``bound`` rows are inserted, each later one replaces the top only when strictly
+    better."""
+    values = ranks.tolist()
     heap: list[Item] = []
-    values = keys.tolist()
-    count = len(values)
-    position = 0
-    while position < count:
-        if len(heap) < bound:
-            _offer(heap, (values[position], position), bound)
-            position += 1
-            continue
-        # A row enters only if strictly better than the top; skip the others in one numpy step.
-        top = heap[0][0]
-        rest = keys[position:]
-        better = np.flatnonzero(~np.isnan(rest)) if math.isnan(top) else np.flatnonzero(rest < top)
-        if len(better) == 0:
-            break
-        position += int(better[0])
-        _offer(heap, (values[position], position), bound)
-        position += 1
+    for position in range(min(bound, len(values))):
+        _heap_insert(heap, (values[position], position))
+    if not heap:
+        return heap
+    # the rows that can enter: better than the top when the heap filled (it only improves)
+    for position in (np.flatnonzero(ranks[bound:] < heap[0][0]) + bound).tolist():
+        if values[position] < heap[0][0]:
+            _heap_replace_top(heap, (values[position], position), bound)
     return _sort_heap(heap)
 
 
 def _bounded_scan(scan: CandidateScan, bound: int) -> list[Item]:
     """:func:`_bounded` over the candidates of ``scan``, reading only those that can enter.
 
-    The heap's top (its worst row) only improves, so a candidate certainly worse than the top
-    when its block starts is discarded by PostgreSQL too and needs no exact score. Blocks double
-    in length: the top tightens fastest at the start."""
-    first = np.arange(bound)
-    heap: list[Item] = []
-    for item in zip(scan.badness(first).tolist(), first.tolist(), strict=True):
-        _offer(heap, item, bound)
-    start, size = bound, bound
-    while start < scan.count:
-        stop = min(scan.count, start + size)
-        top, reference = heap[0]
-        positions = scan.contenders(start, stop, reference)
-        values = np.asarray(scan.badness(positions), dtype=np.float64)
-        better = np.flatnonzero(~np.isnan(values) if math.isnan(top) else values < top)
-        for item in zip(values[better].tolist(), positions[better].tolist(), strict=True):
-            _offer(heap, item, bound)
-        start, size = stop, 2 * size
-    return _sort_heap(heap)
+    A candidate that cannot rank among the ``bound`` best of those before it is not better than
+    the heap's top when it arrives: PostgreSQL discards it without changing anything, so the
+    heap replayed over the others alone is the same, and only they need ranking (which scores
+    exactly only those whose phase-1 keys are too close to tell apart)."""
+    positions = scan.entrants(bound)
+    return [(rank, int(positions[at])) for rank, at in _bounded(scan.ranks(positions), bound)]
 
 
 def pg_order(keys: Any, limit: int | None) -> list[int]:
     """Positions of ``keys`` (float64, input order) as ``ORDER BY key LIMIT limit`` returns
     them (``limit`` None: no LIMIT)."""
+    ranks = dense_ranks(keys)
     count = len(keys)
     if limit is not None and count > 2 * limit:
-        return [position for _, position in _bounded(keys, limit)]
-    items = list(zip(keys.tolist(), range(count), strict=True))
+        return [position for _, position in _bounded(ranks, limit)]
+    items = list(zip(ranks.tolist(), range(count), strict=True))
     _qsort(items, 0, count)
     chosen = items if limit is None else items[:limit]
     return [position for _, position in chosen]
@@ -277,7 +244,7 @@ class PostgresSortTies(TieRule):
         candidates and a bound on their keys), else every candidate scored and sorted."""
         if limit == 0 or scan.count == 0:
             return np.empty(0, dtype=np.intp)
-        if scan.count <= 2 * limit or not scan.bounded:
+        if scan.count <= 2 * limit:
             return super().select_scan(scan, limit, id_at)
         positions = [position for _, position in _bounded_scan(scan, limit)]
         return scan.rows[np.asarray(positions, dtype=np.intp)]
