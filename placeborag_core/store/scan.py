@@ -8,7 +8,8 @@ PostgreSQL's bounded heap is built from the rows in heap order, and which of sev
 distances it keeps depends on when each arrived. Scoring every candidate exactly would cost a
 hundred times the floor, but a row certainly worse than the heap's current worst never enters
 the heap; :class:`Scan` finds the candidates that may enter it (:meth:`Scan.entrants`) and
-scores those exactly.
+orders them (:meth:`Scan.ranks`: by float64 keys, scoring exactly only those whose keys are
+too close to order).
 """
 
 from __future__ import annotations
@@ -21,7 +22,12 @@ import numpy as np
 import numpy.typing as npt
 
 from placeborag_core.backends.ties import dense_ranks
-from placeborag_core.store.scoring import ScoringQuery, bounded_keys, exact_scores
+from placeborag_core.store.scoring import (
+    ScoringQuery,
+    bounded_keys,
+    exact_scores,
+    refined_keys,
+)
 
 if TYPE_CHECKING:
     from placeborag_core.store.partition import Partition
@@ -61,9 +67,7 @@ class Scan:
         if limit is None or limit >= self.count or self._bound is None:
             return self.rows
         keys, margin = self._bound
-        # the limit-th largest key (selected from the front: numpy's introselect is slow near the
-        # end of an array full of equal values)
-        t = -float(np.partition(-keys, limit - 1)[limit - 1])
+        _, t = _streamed(keys, margin, limit)  # the limit-th largest key
         return self.rows[np.flatnonzero(keys >= np.float64(t - margin))]
 
     def badness(self, positions: Rows) -> npt.NDArray[Any]:
@@ -77,8 +81,8 @@ class Scan:
         for equal badness (:func:`ranks_by_keys`)."""
         if self._bound is None:
             return dense_ranks(self.badness(positions))
-        keys, margin = self._bound
-        return ranks_by_keys(keys[positions], margin, lambda at: self.badness(positions[at]))
+        keys, margin = refined_keys(self._part, self._query, self.rows[positions])
+        return ranks_by_keys(keys, margin, lambda at: self.badness(positions[at]))
 
     def entrants(self, bound: int) -> Rows:
         """The positions that may rank among the ``bound`` best of the candidates up to them,
@@ -99,20 +103,27 @@ def entrants(keys: Any, margin: float, bound: int) -> Rows:
     ``bound`` rows with the best keys before its block, so its key is at most the margin below
     theirs (the band's argument, ``store/scoring.py``). Blocks grow with the prefix, so that the
     threshold stays close to the one at each row."""
+    if bound >= len(keys):
+        return np.arange(len(keys))
+    return np.flatnonzero(_streamed(keys, margin, bound)[0])
+
+
+def _streamed(keys: Any, margin: float, bound: int) -> tuple[npt.NDArray[np.bool_], float]:
+    """One pass over ``keys`` in growing blocks (``bound`` < their count), keeping the
+    ``bound`` largest keys so far: the mask of :func:`entrants`, and the ``bound``-th largest
+    key (faster than a partition of them all: most keys fall below the threshold at once)."""
     count = len(keys)
-    if bound >= count:
-        return np.arange(count)
     keep = np.zeros(count, dtype=bool)
     keep[:bound] = True
-    best = np.asarray(keys[:bound], dtype=np.float64)  # the bound best keys so far
+    best = np.asarray(keys[:bound], dtype=np.float64)  # the bound largest keys so far
     start = bound
     while start < count:
         stop = min(count, start + max(_MIN_BLOCK, start // 4))
         block = keep[start:stop] = keys[start:stop] >= np.float64(float(best.min()) - margin)
-        rising = keys[start:stop][block]  # only these can join the bound best keys
+        rising = keys[start:stop][block]  # only these can join the bound largest keys
         best = np.partition(np.concatenate([best, rising]), len(rising))[len(rising) :]
         start = stop
-    return np.flatnonzero(keep)
+    return keep, float(best.min())
 
 
 def ranks_by_keys(

@@ -57,6 +57,7 @@ __all__ = [
     "cosines",
     "exact_scores",
     "reciprocal_norms",
+    "refined_keys",
 ]
 
 F64 = npt.NDArray[np.float64]
@@ -189,6 +190,38 @@ def bounded_keys(
         return None  # the float32 product could overflow
     b, delta = _bound(part, query)
     return _keys(part, query, rows), (2 * b + delta) * (1 + 2.0**-20)
+
+
+def refined_keys(part: Partition, query: ScoringQuery, rows: Rows) -> tuple[F64, float]:
+    """Keys of ``rows`` computed in float64 from the stored float32 vectors and the query as
+    the engine sees it, and their margin (as :func:`bounded_keys`'s: a key below another's less
+    the margin means a strictly worse reported score), much narrower than phase 1's: float64
+    rounding instead of float32, so that only rows whose scores nearly tie need exact scores to
+    be ordered.
+
+    Their error against the exact key is at most ``gamma * |v| |q|`` for a product (any
+    summation order; ``gamma = n u / (1 - n u)``, ``u = 2**-53``), so ``(2 gamma + 4u) |q|`` for a
+    cosine key ``d / sqrt(|v|**2)`` and ``2 gamma |v||q| + gamma |v|**2`` plus the last rounding for
+    an L2 key ``2 d - |v|**2``; with the lattice's allowance and ``Delta`` as in :func:`_bound`."""
+    n = part.dimension
+    u = 2.0**-53
+    gamma = n * u / (1 - n * u)
+    v = part.matrix[rows].astype(np.float64)
+    d = v @ query.values
+    qn, vn = query.norm_bound, max(part.norm_max, 2.0**-126)
+    lattice = 32 * U32 if query.lattice is not None else 0.0
+    kind = query.formula.kind
+    if kind == "dot":
+        keys, b = d, gamma * vn * qn + lattice
+    elif kind == "cos":
+        norms = np.sqrt(np.einsum("ij,ij->i", v, v))
+        keys = np.divide(d, norms, out=np.zeros(len(d)), where=norms > 0)
+        b = (2 * gamma + 4 * u) * qn + lattice * qn
+    else:
+        keys = 2 * d - np.einsum("ij,ij->i", v, v)
+        b = 2 * gamma * vn * qn + gamma * vn * vn + 2 * u * (2 * vn * qn + vn * vn) + lattice
+    _, delta = _bound(part, query)
+    return keys, (2 * b * (1 + 2.0**-20) + delta) * (1 + 2.0**-20)
 
 
 # ---------------------------------------------------------------------------- phase 2
