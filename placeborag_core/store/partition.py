@@ -107,7 +107,9 @@ class Partition:
 
     def key_mask(self, key: str) -> npt.NDArray[np.bool_]:
         """Rows whose metadata carries ``key``."""
-        return self._mask(self._index_for(key).rows)
+        out = np.zeros(self.n_rows, dtype=bool)
+        out[self._index_for(key).present()] = True
+        return out
 
     def value_mask(
         self, key: str, lookups: Iterable[tuple[str, Any]], elements: bool
@@ -119,12 +121,6 @@ class Partition:
         for lookup in lookups:
             for element in (False, True) if elements else (False,):
                 out[index.rows_of(lookup, element)] = True
-        return out
-
-    def _mask(self, rows: Iterable[int]) -> npt.NDArray[np.bool_]:
-        out = np.zeros(self.n_rows, dtype=bool)
-        if rows:
-            out[np.fromiter(rows, dtype=np.intp)] = True
         return out
 
     # ------------------------------------------------------------------ writes
