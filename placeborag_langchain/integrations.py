@@ -20,8 +20,8 @@ from typing import Any
 import numpy as np
 
 from placeborag_core.backends import PayloadLayout
-from placeborag_core.backends.lancedb.columns import LanceColumns
-from placeborag_core.backends.lancedb.filters import (
+from placeborag_core.backends.lancedb import (
+    LanceColumns,
     read_lancedb_delete_where,
     read_lancedb_where,
 )

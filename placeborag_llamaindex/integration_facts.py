@@ -9,8 +9,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Literal
 
-from placeborag_core.backends import ColumnRule, PayloadLayout
-from placeborag_core.backends.profile import NativeFilter
+from placeborag_core.backends import ColumnRule, NativeFilter, PayloadLayout
 from placeborag_core.store import Where
 from placeborag_llamaindex.filters import SqlFilters, Translator
 

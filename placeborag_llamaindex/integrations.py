@@ -52,8 +52,8 @@ from types import MappingProxyType
 import numpy as np
 
 from placeborag_core.backends import PROFILES, PayloadLayout
-from placeborag_core.backends.lancedb.columns import LanceColumns
-from placeborag_core.backends.lancedb.filters import (
+from placeborag_core.backends.lancedb import (
+    LanceColumns,
     read_lancedb_delete_where,
     read_lancedb_plain_where,
 )

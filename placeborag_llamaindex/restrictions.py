@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from llama_index.core.vector_stores.types import MetadataFilters, VectorStoreQuery
 
-from placeborag_core.backends.profile import NativeFilter
+from placeborag_core.backends import NativeFilter
 from placeborag_core.store import Where
 from placeborag_llamaindex.integrations import IntegrationFacts
 from placeborag_llamaindex.nodes import NodeCodec
