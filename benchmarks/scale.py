@@ -24,8 +24,9 @@ Queries are embedded chunks not in the store, passed as vectors (no embedding in
   float32 matrix plus the texts (the texts are the caller's objects, referenced, not copied);
   the default profile (every profile keeps the same arrays);
 - filtered: ``where={"bucket": 3}`` (10%) and ``where={"pct": 7}`` (1%), as a ratio to the
-  unfiltered floor, and beside the floor of scoring just those rows (``M[rows] @ q`` with the
-  rows known in advance);
+  unfiltered floor (``/floor``) and to our own unfiltered k=5 query on the same store
+  (``/ours``, interleaved the same way), and beside the floor of scoring just those rows
+  (``M[rows] @ q`` with the rows known in advance);
 - engines: chromadb EphemeralClient (HNSW, approximate), qdrant-client ``:memory:`` local mode,
   faiss-cpu IndexFlatIP; ingest time, then query k=5 and the 10% filter (FAISS has none) beside
   the floor. A size is skipped when the ingest rate measured at the smallest size projects over
@@ -114,9 +115,9 @@ def bench_size(
     rows = [
         (
             "| profile | metric | upsert s | k=5 ms | floor | ratio | k=100 ms | floor | ratio "
-            "| 10% ms | /floor | 1% ms | /floor |"
+            "| 10% ms | /floor | /ours | 1% ms | /floor | /ours |"
         ),
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     bare: dict[str, tuple[float, float]] = {}
     for profile, metric in PROFILE_METRICS:
@@ -177,7 +178,12 @@ def bench_profile(
             lambda q: floor(columns, q.astype(np.float32), 5),
             queries,
         )
-        cells += [f"{ours:.2f}", f"{ratio:.2f}"]
+        _, _, own = interleaved(
+            lambda q, where=where: store.query(q, k=5, where=where),
+            lambda q: store.query(q, k=5),
+            queries,
+        )
+        cells += [f"{ours:.2f}", f"{ratio:.2f}", f"{own:.2f}"]
         if label not in bare:
             sub, full, _ = interleaved(
                 lambda q, chosen=chosen: floor(matrix[chosen], q.astype(np.float32), 5),

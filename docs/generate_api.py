@@ -34,11 +34,17 @@ MODULES: tuple[tuple[str, str], ...] = (
     ("placeborag_core.store", "The store and the types of its inputs."),
     ("placeborag_core.filters", "Filter dialects and compiled predicates."),
     ("placeborag_core.backends", "Engine profiles: the data each profile is made of."),
+    ("placeborag_core.backends.lancedb", "LanceDB's typed columns and SQL filter readers."),
+    ("placeborag_core.backends.milvus", "Milvus's expression reader and error types."),
+    ("placeborag_core.backends.pgvector", "PostgreSQL's conditions on a JSON metadata column."),
     ("placeborag_core.pytest_plugin", "What a pytest plugin of your own needs."),
+    ("placeborag_core.adapter_kit", "Small helpers an adapter package shares with the core."),
     ("placeborag_langchain", 'LangChain doubles (`pip install "placeborag[langchain]"`).'),
     ("placeborag_llamaindex", 'LlamaIndex doubles (`pip install "placeborag[llamaindex]"`).'),
 )
-"""The documented modules, in order, each with a one-line description."""
+"""The documented modules, in order, each with a one-line description. The ``placeborag_core``
+ones are the core's public API: the adapters import only names in their ``__all__``
+(``tests/test_public_api.py``)."""
 
 HEADER = """# API reference
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from placeborag_core.lazy_imports import lazy_exports, require_framework
+from placeborag_core.adapter_kit import lazy_exports, require_framework
 
 require_framework(
     "langchain_core", package=__name__, framework="LangChain (langchain-core)", extra="langchain"

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from placeborag_core.unicode_text import require_unicode
+from placeborag_core.adapter_kit import require_unicode
 from placeborag_langchain.integration_facts import IntegrationFacts
 
 __all__ = ["checked_namespace", "checked_threshold", "reject_unknown", "take_document_filters"]

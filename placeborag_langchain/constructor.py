@@ -17,8 +17,8 @@ from typing import Any
 from langchain_core.embeddings import Embeddings
 
 from placeborag_core import FakeVectorStore, Profile
+from placeborag_core.adapter_kit import require_unicode
 from placeborag_core.backends import PROFILES
-from placeborag_core.unicode_text import require_unicode
 from placeborag_langchain.distance import requested_distance
 from placeborag_langchain.embeddings import PlaceboEmbeddings
 from placeborag_langchain.filters import EngineFilter

@@ -52,10 +52,11 @@ class Deletes:
         self._guard()
         facts = self._facts
         ns = checked_namespace(kwargs.pop("namespace", self._namespace))
-        if facts.delete_expr_kwarg is not None:
-            return self._delete_expression(ids, kwargs.pop(facts.delete_expr_kwarg, None), ns)
         if facts.delete_filter_kwarg is not None:
-            return self._by_keywords(ids, kwargs, ns)
+            flt = kwargs.pop(facts.delete_filter_kwarg, None)
+            if facts.delete_filter_rule == "ids_win":
+                return self._ids_win(ids, flt, ns)
+            return self._filter_wins(ids, flt, kwargs, ns)
         extra, extra_names = take_document_filters(facts, kwargs, ("where", "where_document"))
         where, where_document = extra["where"], extra["where_document"]
         reject_unknown(facts, kwargs, "delete", extra_names)
@@ -95,11 +96,11 @@ class Deletes:
             self._core.delete(core_ids or [], namespace=ns)
         return facts.delete_returns
 
-    def _delete_expression(self, ids: Any, expr: Any, ns: str) -> bool:
-        """langchain-milvus's `delete(ids, expr)`: a non-empty id list becomes the expression
-        `pk in [...]` (and `expr` is ignored); otherwise `expr` must be a str
-        (AssertionError). False where the engine refuses the delete: no collection yet, an
-        invalid expression, an id that is not a str (`pk in [1]` on the VARCHAR key)
+    def _ids_win(self, ids: Any, expr: Any, ns: str) -> bool:
+        """The "ids_win" rule, langchain-milvus's `delete(ids, expr)`: a non-empty id list
+        becomes the expression `pk in [...]` (and `expr` is ignored); otherwise `expr` must be
+        a str (AssertionError). False where the engine refuses the delete: no collection yet,
+        an invalid expression, an id that is not a str (`pk in [1]` on the VARCHAR key)
         (`docs/integrations/new_integrations.md#lc-milvus-delete-expr`)."""
         facts = self._facts
         missing = self._collections is not None and not self._collections.exists(ns)
@@ -121,12 +122,11 @@ class Deletes:
             return False
         return True
 
-    def _by_keywords(self, ids: Any, kwargs: dict[str, Any], ns: str) -> bool | None:
-        """A delete taking a filter and a delete-all flag besides ids (LanceDB's): the filter
-        wins, then the ids, then the flag; with none of them, ``delete_none_error``. Unknown
-        keywords are treated as ``reject_unknown`` says."""
+    def _filter_wins(self, ids: Any, flt: Any, kwargs: dict[str, Any], ns: str) -> bool | None:
+        """The "filter_wins" rule (LanceDB's delete): the filter wins, then the ids, then the
+        delete-all flag; with none of them, ``delete_none_error``. Unknown keywords are treated
+        as ``reject_unknown`` says."""
         facts = self._facts
-        flt = kwargs.pop(facts.delete_filter_kwarg or "", None)
         everything = kwargs.pop(facts.delete_all_kwarg or "", None)
         reject_unknown(facts, kwargs, "delete", ())
         if flt:

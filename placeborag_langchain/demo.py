@@ -9,7 +9,7 @@ a similarity under ``profile="qdrant"`` (higher first).
 from __future__ import annotations
 
 from placeborag_core import seed_store
-from placeborag_core.demo import KNOWLEDGE_BASE, QUERY
+from placeborag_core.adapter_kit import KNOWLEDGE_BASE, QUERY
 from placeborag_langchain.embeddings import PlaceboEmbeddings
 from placeborag_langchain.vectorstore import PlaceboVectorStore
 

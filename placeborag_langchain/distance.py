@@ -18,8 +18,8 @@ from typing import Any
 
 import numpy as np
 
+from placeborag_core.adapter_kit import require_unicode
 from placeborag_core.backends import Profile
-from placeborag_core.unicode_text import require_unicode
 from placeborag_langchain.integration_facts import IntegrationFacts
 from placeborag_langchain.relevance import RelevanceFn
 

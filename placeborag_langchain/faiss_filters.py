@@ -30,9 +30,9 @@ import operator
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from placeborag_core import FilterError
+from placeborag_core.adapter_kit import MAX_FILTER_DEPTH, nesting_depth_exceeds
 from placeborag_core.backends import Profile
-from placeborag_core.errors import FilterError
-from placeborag_core.limits import MAX_FILTER_DEPTH, nesting_depth_exceeds
 from placeborag_langchain.filters import TranslatedFilter
 
 __all__ = ["FAISS_DICT", "FaissDict", "faiss_filter_function"]

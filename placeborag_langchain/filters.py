@@ -121,14 +121,14 @@ class MilvusExpression:
 
     def read(self, flt: Any, profile: Profile) -> TranslatedFilter:
         """`flt` over a collection without typed fields (dynamic names only)."""
-        from placeborag_core.backends.milvus.filters import Schema
+        from placeborag_core.backends.milvus import Schema
 
         return self.read_in(flt, profile, Schema(dynamic=True))
 
     def read_in(self, flt: Any, profile: Profile, schema: Any) -> TranslatedFilter:
         """`flt` over `schema` (a `placeborag_core.backends.milvus.filters.Schema`)."""
-        from placeborag_core.backends.milvus.filters import read_expression
-        from placeborag_core.filters.predicates import Everything
+        from placeborag_core.backends.milvus import read_expression
+        from placeborag_core.filters import Everything
 
         if not isinstance(flt, str):
             raise TypeError(f"the filter is {self.takes}, got {type(flt).__name__} {flt!r}")

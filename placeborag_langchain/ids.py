@@ -21,8 +21,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from placeborag_core.adapter_kit import require_unicode
 from placeborag_core.backends import IdRule
-from placeborag_core.unicode_text import require_unicode
 from placeborag_langchain.integration_facts import IntegrationFacts
 
 __all__ = ["DocumentIds", "generated_id", "repeated"]

@@ -138,19 +138,21 @@ class IntegrationFacts:
             (langchain-milvus passes only texts and metadata on).
         generated_id_error: NotImplementedError message for a document without an id, when
             the integration's generated ids are not imitated (None: they are generated).
-        delete_expr_kwarg: `delete` also takes a filter under this keyword (langchain-milvus's
-            `expr=`): it deletes what the filter selects unless ids are given, and returns
-            False where the engine refuses the delete (an invalid expression, an id of the
-            wrong type, no collection yet); `delete_none_error` then has `delete_error_type`.
         delete_error_type: the exception type of `delete_none_error`/`delete_empty_error`.
         typed_fields: the collection's typed fields fixed by the first batch (see
             `typed_fields.py`, langchain-milvus); None: metadata is stored as given.
         filter_mode_kwarg: the search keyword that picks pre- (truthy) or post-filtering for
             one call (LanceDB's `prefilter`); None: no such keyword.
-        delete_filter_kwarg, delete_all_kwarg: `delete` keywords taking a filter in the
-            integration's format (it wins over ids) and a flag deleting every row (LanceDB's
-            `filter=` and `delete_all=`); with them, `delete()` with neither and no ids raises
-            `delete_none_error`.
+        delete_filter_kwarg: `delete` also takes a filter in the integration's format under
+            this keyword (langchain-milvus's `expr=`, LanceDB's `filter=`), ruled by
+            `delete_filter_rule`; None: it takes none.
+        delete_filter_rule: how that filter combines with ids. "filter_wins" (LanceDB): the
+            filter wins over ids, then the ids, then the `delete_all_kwarg` flag (a keyword
+            deleting every row; None: no such flag); with none of them `delete_none_error`,
+            and the engine's errors propagate. "ids_win" (langchain-milvus): a non-empty id
+            list wins (the filter is ignored), otherwise the filter must be a str
+            (`delete_error_type` with `delete_none_error`); `delete` returns False where the
+            engine refuses it (an invalid filter, an id of the wrong type, no collection yet).
         named_collections: whether a store's collection can be found again by its name:
             langchain-qdrant's `from_existing_collection(name)` opens a collection created
             earlier (here: by a store built earlier in the process, still alive) as another
@@ -209,6 +211,7 @@ class IntegrationFacts:
     get_by_ids_error: tuple[type[Exception], str] | None = None
     filter_mode_kwarg: str | None = None
     delete_filter_kwarg: str | None = None
+    delete_filter_rule: Literal["filter_wins", "ids_win"] = "filter_wins"
     delete_all_kwarg: str | None = None
     default_metric: str | None = None
     filter_kwarg: str = "filter"
@@ -217,7 +220,6 @@ class IntegrationFacts:
     id_error_type: type[Exception] = ValueError
     uses_document_ids: bool = True
     generated_id_error: str | None = None
-    delete_expr_kwarg: str | None = None
     delete_error_type: type[Exception] = ValueError
     typed_fields: FieldRules | None = None
     named_collections: bool = False

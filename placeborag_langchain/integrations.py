@@ -20,8 +20,8 @@ from typing import Any
 import numpy as np
 
 from placeborag_core.backends import PayloadLayout
-from placeborag_core.backends.lancedb.columns import LanceColumns
-from placeborag_core.backends.lancedb.filters import (
+from placeborag_core.backends.lancedb import (
+    LanceColumns,
     read_lancedb_delete_where,
     read_lancedb_where,
 )
@@ -326,7 +326,8 @@ _MILVUS = IntegrationFacts(
         "switches auto_id on: INT64 keys from the server's clock), which placeborag does not "
         "imitate; pass ids="
     ),
-    delete_expr_kwarg="expr",
+    delete_filter_kwarg="expr",
+    delete_filter_rule="ids_win",
     delete_error_type=AssertionError,
     delete_none_error="Either ids list or expr string must be provided.",
     delete_empty_error="Either ids list or expr string must be provided.",

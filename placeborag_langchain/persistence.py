@@ -33,9 +33,14 @@ from typing import Any
 
 import numpy as np
 
-from placeborag_core import FakeVectorStore
-from placeborag_core import errors as core_errors
-from placeborag_core.limits import MAX_METADATA_DEPTH, nesting_depth_exceeds
+from placeborag_core import (
+    DimensionError,
+    FakeVectorStore,
+    FilterError,
+    RetrievalError,
+    RetrievalTimeout,
+)
+from placeborag_core.adapter_kit import MAX_METADATA_DEPTH, nesting_depth_exceeds
 
 __all__ = [
     "FORMAT",
@@ -121,9 +126,15 @@ def _decode(value: Any, where: str) -> Any:
 # --- failures ----------------------------------------------------------------------------------
 
 
+_CORE_ERRORS = {
+    cls.__name__: cls for cls in (DimensionError, FilterError, RetrievalError, RetrievalTimeout)
+}
+"""The exceptions of ``placeborag_core.errors``, by name."""
+
+
 def _failure_class(name: str) -> type[BaseException] | None:
-    for module in (core_errors, builtins):
-        found = getattr(module, name, None)
+    for namespace in (_CORE_ERRORS, vars(builtins)):
+        found = namespace.get(name)
         if isinstance(found, type) and issubclass(found, BaseException):
             return found
     return None

@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from placeborag_core.backends import Profile
-from placeborag_core.backends.pgvector.jsonb import (
+from placeborag_core.backends.pgvector import (
     KeyExists,
     PathCompare,
     TextIn,

@@ -15,7 +15,7 @@ from langchain_core.documents import Document
 from langchain_core.retrievers import BaseRetriever
 from pydantic import Field
 
-from placeborag_core.unicode_text import require_unicode
+from placeborag_core.adapter_kit import require_unicode
 
 __all__ = ["CannedRetriever"]
 

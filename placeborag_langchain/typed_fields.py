@@ -22,12 +22,12 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
-from placeborag_core.backends.milvus.errors import (
+from placeborag_core.backends.milvus import (
     MilvusDataError,
     MilvusError,
     MilvusParamError,
+    Schema,
 )
-from placeborag_core.backends.milvus.filters import Schema
 
 if TYPE_CHECKING:
     from placeborag_core import FakeVectorStore

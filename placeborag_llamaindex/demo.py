@@ -12,8 +12,8 @@ from __future__ import annotations
 from llama_index.core import StorageContext, VectorStoreIndex
 from llama_index.core.schema import TextNode
 
-from placeborag_core.corpus.seeding import seed_store
-from placeborag_core.demo import KNOWLEDGE_BASE, QUERY
+from placeborag_core import seed_store
+from placeborag_core.adapter_kit import KNOWLEDGE_BASE, QUERY
 from placeborag_llamaindex.embedding import PlaceboEmbedding
 from placeborag_llamaindex.integrations import INTEGRATIONS
 from placeborag_llamaindex.vector_store import PlaceboVectorStore

@@ -20,9 +20,7 @@ from llama_index.core.vector_stores.types import (
 )
 
 from placeborag_core import FilterError
-from placeborag_core.limits import MAX_FILTER_DEPTH
-from placeborag_core.messages import shown
-from placeborag_core.unicode_text import require_unicode
+from placeborag_core.adapter_kit import MAX_FILTER_DEPTH, require_unicode, shown
 
 __all__ = ["filters", "keyword_arguments", "node_ids", "nodes", "path", "query", "text"]
 

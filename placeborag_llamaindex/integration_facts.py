@@ -9,8 +9,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Literal
 
-from placeborag_core.backends import ColumnRule, PayloadLayout
-from placeborag_core.backends.profile import NativeFilter
+from placeborag_core.backends import ColumnRule, NativeFilter, PayloadLayout
 from placeborag_core.store import Where
 from placeborag_llamaindex.filters import SqlFilters, Translator
 
@@ -49,8 +48,10 @@ class IntegrationFacts:
         get_nodes_limit: ``get_nodes`` takes ``limit=`` (at most that many nodes).
         native_filter_kwarg: the ``query`` keyword that takes the engine's own filter object and
             replaces the query's filters (None: no such keyword).
-        native_filter_payload: where the integration keeps a node in the engine's payload, for
-            reading that filter with the profile's ``native_filter``.
+        native_payload: where the integration keeps a node's parts in the engine's payload or
+            table, for reading the engine's own filters with the profile's ``native_filter``
+            (the ``native_filter_kwarg`` objects, the SQL of ``sql_filters``); needed exactly
+            when the integration reads either.
         metrics: the core metrics the integration can query with (None: every metric of the
             profile); ``PGVectorStore`` always orders by cosine distance.
         mmr_threshold_first: which ``mmr_threshold`` wins when both are given: the query
@@ -76,10 +77,9 @@ class IntegrationFacts:
         profile_columns: the typed-column rule the integration's table has, replacing the
             profile's (LanceDB: metadata as one struct column).
         sql_filters: builds the SQL text the integration sends for ``MetadataFilters``, read
-            with the profile's native filter reader (``sql_layout``); it gets the metadata keys
+            with the profile's native filter reader (``native_payload``); it gets the metadata keys
             of the first node this store added (LanceDB prefixes only those with
             ``metadata.``).
-        sql_layout: where the integration's table keeps a node's parts.
         sql_plain_reader: reads the SQL of a search without a vector (``get_nodes``), whose
             errors list other hidden columns than a vector search's.
         sql_delete_reader: reads the SQL of a delete, whose unknown columns fail with
@@ -112,7 +112,7 @@ class IntegrationFacts:
     mmr_prefetch_factor: float | None = None
     get_nodes_limit: bool = False
     native_filter_kwarg: str | None = None
-    native_filter_payload: PayloadLayout | None = None
+    native_payload: PayloadLayout | None = None
     metrics: tuple[str, ...] | None = None
     mmr_threshold_first: Literal["kwargs", "query"] = "kwargs"
     ignored_query_kwargs: tuple[str, ...] = ()
@@ -128,7 +128,6 @@ class IntegrationFacts:
     )
     profile_columns: ColumnRule | None = None
     sql_filters: SqlFilters | None = None
-    sql_layout: PayloadLayout | None = None
     sql_plain_reader: NativeFilter | None = None
     sql_delete_reader: NativeFilter | None = None
     delete_sql: Callable[[str], str] | None = None
@@ -144,8 +143,9 @@ class IntegrationFacts:
                 f"integration {self.profile!r}: mmr_prefetch_factor is needed exactly when mmr "
                 "is 'prefetch'"
             )
-        if (self.native_filter_kwarg is None) != (self.native_filter_payload is None):
+        reads_native = self.native_filter_kwarg is not None or self.sql_filters is not None
+        if reads_native != (self.native_payload is not None):
             raise ValueError(
-                f"integration {self.profile!r}: native_filter_kwarg and native_filter_payload "
-                "go together"
+                f"integration {self.profile!r}: native_payload is needed exactly when "
+                "native_filter_kwarg or sql_filters is set"
             )

@@ -52,8 +52,8 @@ from types import MappingProxyType
 import numpy as np
 
 from placeborag_core.backends import PROFILES, PayloadLayout
-from placeborag_core.backends.lancedb.columns import LanceColumns
-from placeborag_core.backends.lancedb.filters import (
+from placeborag_core.backends.lancedb import (
+    LanceColumns,
     read_lancedb_delete_where,
     read_lancedb_plain_where,
 )
@@ -167,7 +167,7 @@ _QDRANT = IntegrationFacts(
     native_filter_kwarg="qdrant_filters",
     # Metadata keys are the payload's own and the text lives inside "_node_content"; a HasId
     # condition can only name a node by its id, a UUID str.
-    native_filter_payload=PayloadLayout(
+    native_payload=PayloadLayout(
         canonical_id=functools.partial(node_record_id, PROFILES["qdrant"].ids)
     ),
     evidence=(
@@ -288,7 +288,7 @@ _LANCEDB = IntegrationFacts(
     ),
     profile_columns=LanceColumns(layout="struct"),
     sql_filters=lancedb_sql,
-    sql_layout=_LANCEDB_TABLE,
+    native_payload=_LANCEDB_TABLE,
     sql_plain_reader=read_lancedb_plain_where,
     sql_delete_reader=read_lancedb_delete_where,
     delete_sql=_lancedb_ref_doc,

@@ -19,8 +19,8 @@ from llama_index.core.vector_stores.types import VectorStoreQueryResult
 from llama_index.core.vector_stores.utils import metadata_dict_to_node, node_to_metadata_dict
 
 from placeborag_core import Match, Record
+from placeborag_core.adapter_kit import require_unicode
 from placeborag_core.backends import IdRule
-from placeborag_core.unicode_text import require_unicode
 
 if TYPE_CHECKING:
     from placeborag_llamaindex.integrations import IntegrationFacts

@@ -38,7 +38,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from placeborag_core import FakeVectorStore, Record
-from placeborag_core.messages import shown
+from placeborag_core.adapter_kit import shown
 
 __all__ = [
     "FORMAT",

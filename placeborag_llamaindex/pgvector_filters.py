@@ -40,8 +40,7 @@ from typing import Any
 from llama_index.core.vector_stores.types import FilterOperator, MetadataFilter, MetadataFilters
 
 from placeborag_core import FilterError
-from placeborag_core.backends.pgvector.jsonb import TriAll, TriAny
-from placeborag_core.backends.pgvector.sqltext import (
+from placeborag_core.backends.pgvector import (
     Column,
     FloatCast,
     JsonbContainsText,
@@ -52,6 +51,8 @@ from placeborag_core.backends.pgvector.sqltext import (
     TextInList,
     TextIsNull,
     TextPattern,
+    TriAll,
+    TriAny,
 )
 from placeborag_core.filters import Predicate
 from placeborag_core.store import Where

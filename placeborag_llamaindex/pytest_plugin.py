@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from placeborag_core.testing.pytest_plugin import build_from_options, marker_options
+from placeborag_core.pytest_plugin import build_from_options, marker_options
 
 if TYPE_CHECKING:
     from placeborag_llamaindex.embedding import PlaceboEmbedding

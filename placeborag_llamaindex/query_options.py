@@ -81,7 +81,7 @@ class QueryOptions:
     prefetch_factor: float | None = None
     prefetch_k_override: int | None = None
     fetch_k: int | None = None
-    where: dict[str, Any] | str | None = None  # str: the engine's SQL (``sql_layout`` rows)
+    where: dict[str, Any] | str | None = None  # str: the engine's SQL (``sql_filters`` rows)
     where_document: Any = None  # validated by the core store, with Chroma's messages
     native_filter: Any = None  # the engine's own filter object, read by the core profile
 
@@ -181,7 +181,7 @@ def _where(
     raw = kwargs.get("where")
     if raw is None:
         return None
-    if isinstance(raw, str) and integration.sql_layout is not None:
+    if isinstance(raw, str) and integration.sql_filters is not None:
         # LanceDBVectorStore takes where= as its SQL, refused beside query.filters
         if query.filters is not None:
             raise ValueError(

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from llama_index.core.vector_stores.types import MetadataFilters, VectorStoreQuery
 
-from placeborag_core.backends.profile import NativeFilter
+from placeborag_core.backends import NativeFilter
 from placeborag_core.store import Where
 from placeborag_llamaindex.integrations import IntegrationFacts
 from placeborag_llamaindex.nodes import NodeCodec
@@ -55,7 +55,7 @@ class Restrictions:
     def sql(self, text: str, *, plain: bool = False, delete: bool = False) -> Where | None:
         """SQL the integration builds, read with the engine's reader (``plain``: for a
         search without a vector; ``delete``: for a delete)."""
-        layout = self.integration.sql_layout
+        layout = self.integration.native_payload
         reader = self.native_filter
         if plain:
             reader = self.integration.sql_plain_reader
@@ -94,12 +94,12 @@ class Restrictions:
         integration sends it to the engine instead of the filter it would build
         (``docs/integrations/llamaindex.md#li-qdrant-native-filter``).
         """
-        layout = self.integration.native_filter_payload
+        layout = self.integration.native_payload
         if options.native_filter is not None and layout is not None:
             assert self.native_filter is not None  # checked when built
             read = self.native_filter(options.native_filter, layout)
             return read.where, read.ids
-        if isinstance(options.where, str):  # the engine's SQL (parsed for sql_layout rows)
+        if isinstance(options.where, str):  # the engine's SQL (rows with sql_filters)
             return self.sql(options.where), None
         clauses: list[Where] = []
         if self.integration.honours_doc_ids and query.doc_ids:

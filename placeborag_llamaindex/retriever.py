@@ -19,7 +19,7 @@ from llama_index.core.base.base_retriever import BaseRetriever
 from llama_index.core.callbacks import CallbackManager
 from llama_index.core.schema import BaseNode, NodeWithScore, QueryBundle, TextNode
 
-from placeborag_core.unicode_text import require_unicode
+from placeborag_core.adapter_kit import require_unicode
 
 __all__ = ["CannedRetriever"]
 

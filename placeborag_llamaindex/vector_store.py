@@ -32,9 +32,8 @@ from llama_index.core.vector_stores.types import (
 from pydantic import ConfigDict, PrivateAttr, StrictBool, StrictFloat, StrictStr
 
 from placeborag_core import FakeEmbedder, FakeVectorStore
+from placeborag_core.adapter_kit import require_unicode, shown
 from placeborag_core.backends import PROFILES, Profile
-from placeborag_core.messages import shown
-from placeborag_core.unicode_text import require_unicode
 from placeborag_llamaindex import inputs
 from placeborag_llamaindex.embedding import PlaceboEmbedding
 from placeborag_llamaindex.engine_only import refuse_engine_arguments

@@ -22,6 +22,7 @@ import numpy as np
 
 from placeborag_core.corpus.chunking import Chunker, WordChunker
 from placeborag_core.messages import shown
+from placeborag_core.store.inputs import check_metadata
 from placeborag_core.store.unwrap import core_store_of
 from placeborag_core.unicode_text import require_unicode
 
@@ -124,7 +125,10 @@ class SeedReport:
         return bool(self.upserted or self.deleted)
 
 
-def _check_documents(documents: Sequence[Document]) -> None:
+def _check_documents(documents: Sequence[Document], nested: bool | None = None) -> None:
+    """Raise for the first malformed document, naming it; with ``nested`` (the store's profile
+    rule) its metadata values are checked too, so a bad value names its document rather than a
+    chunk id."""
     seen: set[str] = set()
     for position, doc in enumerate(documents):
         if not isinstance(doc, Document):
@@ -151,6 +155,8 @@ def _check_documents(documents: Sequence[Document]) -> None:
                 f"metadata "
                 f"(reserved: {list(CHUNK_METADATA_KEYS)})"
             )
+        if nested is not None:
+            check_metadata(doc.id, doc.metadata, nested, owner="document")
         if doc.id in seen:
             raise ValueError(f"document id {shown(doc.id)} appears more than once in one namespace")
         seen.add(doc.id)
@@ -266,7 +272,7 @@ def seed_namespaces(
             )
     plans = {name: list(docs) for name, docs in sorted(tenants.items())}
     for docs in plans.values():
-        _check_documents(docs)
+        _check_documents(docs, core.profile.nested_metadata)
     reports: dict[str, SeedReport] = {}
     with core.batch() as batch:
         for name, docs in plans.items():

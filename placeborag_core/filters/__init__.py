@@ -7,14 +7,21 @@ Modules: ``dialect`` (what an engine's filter means, as data), ``values`` (value
 (``where_document``, the text filter).
 """
 
-from placeborag_core.filters.compiler import compile_filter, compile_filter_or_callable
+from placeborag_core.filters.compiler import (
+    compile_filter,
+    compile_filter_or_callable,
+    read_core_filter,
+)
 from placeborag_core.filters.dialect import (
     CORE_FIELD_OPERATORS,
     CORE_LOGIC_OPERATORS,
     FilterDialect,
+    FilterNodes,
+    FilterReader,
 )
 from placeborag_core.filters.predicates import (
     ColumnView,
+    Everything,
     Predicate,
     RecordPredicate,
     all_of,
@@ -25,11 +32,15 @@ __all__ = [
     "CORE_FIELD_OPERATORS",
     "CORE_LOGIC_OPERATORS",
     "ColumnView",
+    "Everything",
     "FilterDialect",
+    "FilterNodes",
+    "FilterReader",
     "Predicate",
     "RecordPredicate",
     "all_of",
     "compile_filter",
     "compile_filter_or_callable",
+    "read_core_filter",
     "record_condition",
 ]

@@ -26,6 +26,7 @@ from placeborag_core.filters.dialect import (
     SCALAR_OPERANDS,
     STR_OPERANDS,
     FilterDialect,
+    FilterNodes,
 )
 from placeborag_core.filters.fields import FieldTest
 from placeborag_core.filters.predicates import (
@@ -40,37 +41,46 @@ from placeborag_core.filters.values import is_number
 from placeborag_core.limits import MAX_FILTER_DEPTH, nesting_depth_exceeds
 from placeborag_core.messages import shown
 
-__all__ = ["check_filter_depth", "compile_filter", "compile_filter_or_callable"]
+__all__ = [
+    "CoreNodes",
+    "check_filter_depth",
+    "compile_filter",
+    "compile_filter_or_callable",
+    "read_core_filter",
+]
 
 
 def _path(parts: Sequence[str | int]) -> str:
     return "where" + "".join(f"[{shown(part)}]" for part in parts)
 
 
-class _CoreCompiler:
-    """Parses the core dialect, raising FilterError with the clause path and allowed operators."""
+class CoreNodes:
+    """The core's predicate nodes (:class:`~placeborag_core.filters.dialect.FilterNodes`): field
+    tests whose meaning the dialect's options set, and the two-valued ``$and``/``$or``/``$not``."""
 
     def __init__(self, dialect: FilterDialect) -> None:
         self.dialect = dialect
-        self.nodes = dialect.nodes
 
-    def all_of(self, children: list[Predicate]) -> Predicate:
-        if self.nodes is not None:
-            result: Predicate = self.nodes.all_of(children)
-            return result
+    def field(self, key: str, op: str, operand: Any) -> Predicate:
+        return FieldTest(key, op, operand, self.dialect)
+
+    def all_of(self, children: Sequence[Predicate]) -> Predicate:
         return AllOf(children)
 
-    def any_of(self, children: list[Predicate]) -> Predicate:
-        if self.nodes is not None:
-            result: Predicate = self.nodes.any_of(children)
-            return result
+    def any_of(self, children: Sequence[Predicate]) -> Predicate:
         return AnyOf(children)
 
     def negation(self, child: Predicate) -> Predicate:
-        if self.nodes is not None:
-            result: Predicate = self.nodes.negation(child)
-            return result
         return Negation(child)
+
+
+class _CoreCompiler:
+    """Parses the core dialect, raising FilterError with the clause path and allowed operators,
+    and builds the predicate with ``nodes``."""
+
+    def __init__(self, dialect: FilterDialect, nodes: FilterNodes) -> None:
+        self.dialect = dialect
+        self.nodes = nodes
 
     def fail(self, path: Sequence[str | int], problem: str) -> FilterError:
         field_ops = [op for op in CORE_FIELD_OPERATORS if op in self.dialect.field_ops]
@@ -99,7 +109,7 @@ class _CoreCompiler:
                 parts.append(self.logic(key, value, here))
             else:
                 parts.append(self.field(key, value, here))
-        return parts[0] if len(parts) == 1 else self.all_of(parts)
+        return parts[0] if len(parts) == 1 else self.nodes.all_of(parts)
 
     def logic(self, op: str, value: Any, path: list[str | int]) -> Predicate:
         if op not in self.dialect.logic_ops:
@@ -108,26 +118,26 @@ class _CoreCompiler:
             raise self.fail(path, f"unknown logical operator {shown(op)}")
         if op == "$not":
             if isinstance(value, Predicate) or (callable(value) and not isinstance(value, Mapping)):
-                return self.negation(self.clause(value, path))
+                return self.nodes.negation(self.clause(value, path))
             if not isinstance(value, Mapping) or not value:
                 raise self.fail(
                     path,
                     f"$not takes one non-empty clause mapping or a callable, got {shown(value)}",
                 )
-            return self.negation(self.clause(value, path))
+            return self.nodes.negation(self.clause(value, path))
         if not isinstance(value, list | tuple):
             raise self.fail(path, f"{op} takes a list of clauses, got {type(value).__name__}")
         if not value:
             raise self.fail(path, f"{op} needs at least one clause, got an empty list")
         children = [self.clause(item, [*path, i]) for i, item in enumerate(value)]
-        return self.all_of(children) if op == "$and" else self.any_of(children)
+        return self.nodes.all_of(children) if op == "$and" else self.nodes.any_of(children)
 
     def field(self, key: str, value: Any, path: list[str | int]) -> Predicate:
         if isinstance(value, Mapping):
             if not value:
                 raise self.fail(path, "an operator mapping must not be empty")
             tests = [self.operator(key, op, operand, [*path, op]) for op, operand in value.items()]
-            return tests[0] if len(tests) == 1 else self.all_of(tests)
+            return tests[0] if len(tests) == 1 else self.nodes.all_of(tests)
         return self.operator(key, "$eq", value, path)
 
     def operator(self, key: str, op: Any, operand: Any, path: list[str | int]) -> Predicate:
@@ -140,10 +150,7 @@ class _CoreCompiler:
             operand = list(operand)
         if op in BOUNDS and isinstance(operand, bool):
             operand = int(operand)
-        if self.nodes is not None:
-            node: Predicate = self.nodes.field(key, op, operand)
-            return node
-        return FieldTest(key, op, operand, self.dialect)
+        return self.nodes.field(key, op, operand)
 
     def check_operand(self, op: str, operand: Any, path: list[str | int]) -> None:
         def scalar(item: Any) -> bool:
@@ -210,11 +217,6 @@ def compile_filter(
     if where is None:
         return Everything()
     check_filter_depth(where, "where")
-    if dialect.parse is not None:
-        if isinstance(where, Predicate):
-            return where
-        parsed: Predicate = dialect.parse(where)
-        return parsed
     if dialect.validate is not None:
         try:
             dialect.validate(where)
@@ -222,11 +224,19 @@ def compile_filter(
             raise FilterError(f"{error}{dialect.error_suffix.format(call=call)}") from None
     elif isinstance(where, Mapping) and not where:
         return Everything()
-    if dialect.compiler is not None and isinstance(where, Mapping):
-        compiled = dialect.compiler(where)
-        assert isinstance(compiled, Predicate)
-        return compiled
-    return _CoreCompiler(dialect).clause(where, [])
+    if dialect.reader is None:
+        return read_core_filter(where, dialect)
+    return dialect.reader(where, dialect)
+
+
+def read_core_filter(
+    where: Any, dialect: FilterDialect, nodes: FilterNodes | None = None
+) -> Predicate:
+    """The core compiler's walk of a filter of the core dialect: it checks every clause against
+    ``dialect`` (FilterError names the clause path and the operators it allows) and builds the
+    predicate with ``nodes`` (None: :class:`CoreNodes`). A dialect's ``reader`` may call it with
+    its engine's nodes (pgvector) or for the filters it does not translate itself (LanceDB)."""
+    return _CoreCompiler(dialect, CoreNodes(dialect) if nodes is None else nodes).clause(where, [])
 
 
 def check_filter_depth(where: Any, name: str) -> None:

@@ -10,9 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from placeborag_core.messages import shown
+
+if TYPE_CHECKING:
+    from placeborag_core.filters.predicates import Predicate
 
 __all__ = [
     "BOOL_OPERANDS",
@@ -24,6 +27,7 @@ __all__ = [
     "STR_OPERANDS",
     "FilterDialect",
     "FilterNodes",
+    "FilterReader",
 ]
 
 CORE_FIELD_OPERATORS: tuple[str, ...] = (
@@ -54,26 +58,34 @@ BOOL_OPERANDS = frozenset({"$is_empty", "$exists"})
 
 
 class FilterNodes(Protocol):
-    """The predicate nodes a dialect compiles to, when the core's are not its semantics (the
-    ``pgvector`` profile: SQL's three-valued logic over JSONB). Each returns a compiled
-    :class:`~placeborag_core.filters.predicates.Predicate`; the compiler has validated the
-    clause and its operands first."""
+    """The predicate nodes the core compiler's walk
+    (:func:`~placeborag_core.filters.compiler.read_core_filter`) builds: the core's own, or an
+    engine's whose meaning the dialect's options cannot state (the ``pgvector`` profile: SQL's
+    three-valued logic over JSONB). Each returns a compiled
+    :class:`~placeborag_core.filters.predicates.Predicate`; the walk has validated the clause
+    and its operands first."""
 
-    def field(self, key: str, op: str, operand: Any) -> Any:
+    def field(self, key: str, op: str, operand: Any) -> Predicate:
         """The test ``{key: {op: operand}}``."""
         ...
 
-    def all_of(self, children: Sequence[Any]) -> Any:
+    def all_of(self, children: Sequence[Predicate]) -> Predicate:
         """``$and`` of compiled children (also several keys or operators in one mapping)."""
         ...
 
-    def any_of(self, children: Sequence[Any]) -> Any:
+    def any_of(self, children: Sequence[Predicate]) -> Predicate:
         """``$or`` of compiled children."""
         ...
 
-    def negation(self, child: Any) -> Any:
+    def negation(self, child: Predicate) -> Predicate:
         """``$not`` of a compiled child."""
         ...
+
+
+FilterReader = Callable[[Any, "FilterDialect"], "Predicate"]
+"""An engine's own reading of a ``where=`` filter (``FilterDialect.reader``): called with the
+filter, as the user gave it, and the dialect, after ``validate``; returns the compiled predicate or
+raises the engine's error."""
 
 
 @dataclass(frozen=True)
@@ -103,15 +115,14 @@ class FilterDialect:
     ``contains_elements``: how ``$contains``/``$not_contains`` compare a number with the elements of
     a list value: ``"numeric"`` (``2 == 2.0``) or ``"same_type"`` (an int operand finds only int
     elements, a float operand only float elements, as in Chroma).
-    ``parse``: the engine's own filter reader, for an engine whose filters are not the core's
-    dicts (Milvus's expression strings): every ``where=`` that is not a callable goes to it
-    instead of the core compiler, and it returns a compiled predicate or raises the engine's
-    error.
-    ``nodes``: the engine's own predicate nodes (:class:`FilterNodes`); None builds the core's,
-    whose meaning the fields above set (they are then ignored).
-    ``compiler``: compiles a whole mapping filter itself, after ``validate``, for engines whose
-    filter semantics the operator options cannot state (LanceDB: SQL's typed, three-valued
-    logic); None: the core compiler builds the predicate.
+    ``reader``: the engine's own reading of a filter (a :data:`FilterReader`), for an engine
+    whose filters the options above cannot state. It gets every ``where=`` but None (and, without
+    ``validate``, an empty mapping), after ``validate``, and returns the compiled predicate. It
+    may translate the filter (Milvus: expression strings, and core dicts as expressions; LanceDB:
+    core dicts as SQL) or run the core compiler's walk with predicate nodes of its own
+    (pgvector: ``read_core_filter(where, dialect, JSONB_NODES)``, SQL's three-valued logic over
+    JSONB). None: the core compiler's walk with the core's nodes, whose meaning the fields above
+    set (a reader may ignore them).
     """
 
     name: str
@@ -130,9 +141,7 @@ class FilterDialect:
     int_vs_float_operand: Literal["exact", "truncate"] = "exact"
     contains_elements: Literal["numeric", "same_type"] = "numeric"
     error_suffix: str = ""  # ends validation messages; "{call}" names the call (query, get)
-    parse: Callable[[Any], Any] | None = None
-    nodes: FilterNodes | None = None
-    compiler: Callable[[Any], Any] | None = None
+    reader: FilterReader | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name:
@@ -155,7 +164,7 @@ class FilterDialect:
                     f"FilterDialect.{field_name} must be one of "
                     f"{', '.join(map(repr, allowed_values))}, got {shown(value)}"
                 )
-        for hook in ("validate", "parse", "compiler"):
+        for hook in ("validate", "reader"):
             value = getattr(self, hook)
             if value is not None and not callable(value):
                 raise TypeError(

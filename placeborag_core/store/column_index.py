@@ -47,9 +47,11 @@ class KeyIndex:
         # bucket -> its rows as an array, made on first read and dropped when the bucket changes,
         # so that repeated queries with one filter do not convert a set per query
         self._arrays: dict[tuple[bool, tuple[str, Any]], npt.NDArray[np.intp]] = {}
+        self._present: npt.NDArray[np.intp] | None = None  # ``rows`` as an array, the same way
 
     def add(self, row: int, value: Any) -> None:
         self.rows.add(row)
+        self._present = None
         if isinstance(value, list):
             self._unindexed(_LISTS).add(row)
             for item in value:
@@ -71,6 +73,7 @@ class KeyIndex:
 
     def discard(self, row: int, value: Any) -> None:
         self.rows.discard(row)
+        self._present = None
         self._unindexed(_LISTS).discard(row)
         self._unindexed(_OTHERS).discard(row)
         if isinstance(value, list):
@@ -84,6 +87,12 @@ class KeyIndex:
         if value_key is not None:
             self.values[value_key].discard(row)
             self._arrays.pop((False, value_key), None)
+
+    def present(self) -> npt.NDArray[np.intp]:
+        """The rows carrying the key (``$exists``), as an array kept until the key's rows change."""
+        if self._present is None:
+            self._present = np.fromiter(self.rows, dtype=np.intp, count=len(self.rows))
+        return self._present
 
     def rows_of(self, lookup: tuple[str, Any], element: bool) -> npt.NDArray[np.intp]:
         """The rows of one bucket (a scalar value, or with ``element`` a list element)."""

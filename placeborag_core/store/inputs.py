@@ -186,30 +186,34 @@ def unpack(item: Any, index: int) -> RawRecord:
     return record_id, text, copy_metadata(metadata), vector
 
 
-def check_metadata(record_id: str, metadata: Mapping[str, Any] | None, nested: bool) -> None:
+def check_metadata(
+    record_id: str, metadata: Mapping[str, Any] | None, nested: bool, *, owner: str = "record"
+) -> None:
     """Keys: non-empty str not starting with '$'. Values: str, int, float, bool, None or a list of
     str/int/float/bool; with ``nested`` (profiles whose engine keeps JSON payloads) also any
-    JSON-like nesting of dicts with str keys and lists."""
+    JSON-like nesting of dicts with str keys and lists. Messages name the ``owner`` (a record,
+    or the document a record is cut from) by ``record_id``."""
     if not metadata:
         return
+    name = f"{owner} {shown(record_id)}"
     for key, value in metadata.items():
         plain_key = type(key) is str and key.isascii() and key and key[0] != "$"
         if plain_key and type(value) in _PLAIN and (type(value) is not str or value.isascii()):
             continue
         if not isinstance(key, str) or not key or key.startswith("$"):
             raise ValueError(
-                f"record {shown(record_id)}: metadata keys must be non-empty str not starting with "
+                f"{name}: metadata keys must be non-empty str not starting with "
                 f"'$', got {shown(key)}"
             )
-        require_unicode(key, f"record {shown(record_id)}: metadata key {shown(key)}")
+        require_unicode(key, f"{name}: metadata key {shown(key)}")
         if value is None or isinstance(value, _SCALARS):
-            _check_strings(value, record_id, key)
+            _check_strings(value, name, key)
             continue
         if isinstance(value, list | tuple) and all(isinstance(v, _SCALARS) for v in value):
-            _check_strings(value, record_id, key)
+            _check_strings(value, name, key)
             continue
         if nested and _is_json(value):
-            _check_strings(value, record_id, key)
+            _check_strings(value, name, key)
             continue
         allowed = (
             "str, int, float, bool, None, or lists and str-keyed dicts of those"
@@ -217,18 +221,18 @@ def check_metadata(record_id: str, metadata: Mapping[str, Any] | None, nested: b
             else "str, int, float, bool, None or a list of str/int/float/bool"
         )
         raise TypeError(
-            f"record {shown(record_id)}: metadata[{shown(key)}] must be {allowed}, "
+            f"{name}: metadata[{shown(key)}] must be {allowed}, "
             f"got {type(value).__name__} {shown(value)}"
         )
 
 
-def _check_strings(value: Any, record_id: str, key: str) -> None:
+def _check_strings(value: Any, name: str, key: str) -> None:
     """Every str in a metadata value (dict keys included) is valid Unicode."""
     stack = [value]
     while stack:
         item = stack.pop()
         if isinstance(item, str):
-            require_unicode(item, f"record {shown(record_id)}: metadata[{shown(key)}]")
+            require_unicode(item, f"{name}: metadata[{shown(key)}]")
         elif isinstance(item, Mapping):
             stack.extend(item.keys())
             stack.extend(item.values())

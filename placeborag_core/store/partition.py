@@ -107,7 +107,9 @@ class Partition:
 
     def key_mask(self, key: str) -> npt.NDArray[np.bool_]:
         """Rows whose metadata carries ``key``."""
-        return self._mask(self._index_for(key).rows)
+        out = np.zeros(self.n_rows, dtype=bool)
+        out[self._index_for(key).present()] = True
+        return out
 
     def value_mask(
         self, key: str, lookups: Iterable[tuple[str, Any]], elements: bool
@@ -128,12 +130,6 @@ class Partition:
     def unindexed_rows(self, key: str) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
         """The rows whose ``key`` holds a list, and those holding another unindexed value."""
         return self._index_for(key).unindexed_rows()
-
-    def _mask(self, rows: Iterable[int]) -> npt.NDArray[np.bool_]:
-        out = np.zeros(self.n_rows, dtype=bool)
-        if rows:
-            out[np.fromiter(rows, dtype=np.intp)] = True
-        return out
 
     # ------------------------------------------------------------------ writes
 

@@ -64,7 +64,7 @@ F64 = npt.NDArray[np.float64]
 Rows = npt.NDArray[np.intp]
 
 U32 = 2.0**-24
-_GATHER_BLOCK = 2048  # rows gathered and multiplied at a time (cache-sized temporaries)
+_GATHER_BLOCK = 256  # rows gathered and multiplied at a time (temporaries stay in L2)
 _GATHER_FRACTION = 0.3  # above this share of the rows, one product over all rows is cheaper
 _DEDUPE_FROM = 32  # bands at least this large score each distinct stored row once
 _COSINE = dataclasses.replace(COSINE_F32, steps=())

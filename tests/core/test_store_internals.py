@@ -108,3 +108,23 @@ def test_compact_gives_capacity_back() -> None:
     assert partition.matrix.shape[0] < 200  # type: ignore[attr-defined]
     query = [np.cos(angles[3950]), np.sin(angles[3950])]
     assert [m.id for m in store.query(query, k=1)] == ["3950"]
+
+
+def test_exists_filter_follows_every_write_after_its_rows_are_cached() -> None:
+    # the rows carrying a key are kept as an array between queries; each write must refresh them
+    store = FakeVectorStore()
+    store.upsert_many(
+        [(f"r{i}", None, {"tag": i} if i % 2 else {}, [1.0, float(i)]) for i in range(6)]
+    )
+
+    def tagged() -> list[str]:
+        return sorted(m.id for m in store.query([1.0, 0.0], k=10, where={"tag": {"$exists": True}}))
+
+    assert tagged() == ["r1", "r3", "r5"]
+    assert tagged() == ["r1", "r3", "r5"]  # served from the cached rows
+    store.upsert("r0", None, {"tag": "new"}, vector=[1.0, 0.0])
+    assert tagged() == ["r0", "r1", "r3", "r5"]
+    store.upsert("r3", None, {"other": 1}, vector=[1.0, 3.0])  # replaced without the key
+    assert tagged() == ["r0", "r1", "r5"]
+    store.delete(["r1"])
+    assert tagged() == ["r0", "r5"]

@@ -47,7 +47,7 @@ def test_node_ids_are_strs_even_where_the_engine_takes_ints():
 
 
 def test_the_native_filter_reads_has_id_as_node_ids():
-    layout = INTEGRATIONS["qdrant"].native_filter_payload
+    layout = INTEGRATIONS["qdrant"].native_payload
     assert layout is not None
     assert [layout.canonical_id(v) for v in (uid(3).upper(), "x", 3)] == [uid(3), None, None]
 
@@ -66,8 +66,12 @@ def test_rows_check_the_fields_that_go_together():
     chroma, qdrant = INTEGRATIONS["chroma"], INTEGRATIONS["qdrant"]
     with pytest.raises(ValueError, match="mmr_prefetch_factor is needed exactly when"):
         dataclasses.replace(chroma, mmr_prefetch_factor=None)
-    with pytest.raises(ValueError, match="native_filter_kwarg and native_filter_payload"):
-        dataclasses.replace(qdrant, native_filter_payload=None)
+    with pytest.raises(ValueError, match="native_payload is needed exactly when"):
+        dataclasses.replace(qdrant, native_payload=None)
+    with pytest.raises(ValueError, match="native_payload is needed exactly when"):
+        dataclasses.replace(INTEGRATIONS["lancedb"], native_payload=None)
+    with pytest.raises(ValueError, match="native_payload is needed exactly when"):
+        dataclasses.replace(chroma, native_payload=qdrant.native_payload)
 
 
 def test_a_native_filter_keyword_needs_an_engine_that_reads_native_filters():

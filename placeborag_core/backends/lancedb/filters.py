@@ -30,6 +30,7 @@ from placeborag_core.backends.lancedb.sql.parser import SqlParseError, parse
 from placeborag_core.backends.lancedb.sql.planner import Plan, Table, TableColumn, plan
 from placeborag_core.backends.profile import NativeWhere, PayloadLayout
 from placeborag_core.errors import FilterError
+from placeborag_core.filters.compiler import read_core_filter
 from placeborag_core.filters.dialect import FilterDialect
 from placeborag_core.filters.predicates import (
     AllOf,
@@ -298,6 +299,14 @@ def compile_where(where: Mapping[str, Any]) -> Predicate:
     return parts[0] if len(parts) == 1 else AllOf(parts)
 
 
+def read_where(where: Any, dialect: FilterDialect) -> Predicate:
+    """The lancedb dialect's ``reader``: a dict filter as :func:`compile_where`; anything else
+    (an already compiled predicate) through the core compiler."""
+    if isinstance(where, Mapping):
+        return compile_where(where)
+    return read_core_filter(where, dialect)
+
+
 def _clause(item: Any) -> Predicate:
     if isinstance(item, Predicate):
         return item
@@ -322,6 +331,6 @@ DIALECT = FilterDialect(
     name="lancedb",
     field_ops=frozenset(DIALECT_FIELD_OPERATORS),
     logic_ops=frozenset({"$and", "$or", "$not"}),
-    compiler=compile_where,
+    reader=read_where,
 )
 """Dict filters under the lancedb profile: translated to SQL (:func:`where_to_sql`)."""

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from placeborag_core.backends.milvus.lexer import FUNCTIONS
@@ -42,6 +42,7 @@ from placeborag_core.backends.milvus.planner import read_expression
 from placeborag_core.backends.milvus.semantics import MISSING, Schema
 from placeborag_core.backends.profile import NativeWhere, PayloadLayout
 from placeborag_core.errors import FilterError
+from placeborag_core.filters.dialect import FilterDialect, FilterReader
 from placeborag_core.filters.predicates import Everything, Predicate
 from placeborag_core.messages import shown
 
@@ -168,9 +169,14 @@ def read_milvus_filter(expr: Any, payload: PayloadLayout) -> NativeWhere:
     return NativeWhere() if isinstance(predicate, Everything) else NativeWhere(where=predicate)
 
 
-def schema_reader(schema: Schema) -> Callable[[Any], Predicate]:
-    """``read_where`` bound to a schema (a dialect's ``parse``)."""
-    return lambda where: read_where(where, schema)
+def schema_reader(schema: Schema) -> FilterReader:
+    """:func:`read_where` bound to a schema: a dialect's ``reader`` (an already compiled
+    predicate passes as it is)."""
+
+    def reader(where: Any, _dialect: FilterDialect) -> Predicate:
+        return where if isinstance(where, Predicate) else read_where(where, schema)
+
+    return reader
 
 
 def as_list(values: Sequence[Any]) -> str:

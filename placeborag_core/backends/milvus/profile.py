@@ -78,7 +78,7 @@ _VARIANTS = (
 
 
 def _dialect(schema: Schema) -> FilterDialect:
-    return FilterDialect("milvus", *CORE_DIALECT_OPERATORS, parse=schema_reader(schema))
+    return FilterDialect("milvus", *CORE_DIALECT_OPERATORS, reader=schema_reader(schema))
 
 
 PROFILE = Profile(

@@ -37,10 +37,11 @@ from placeborag_core.backends.pgvector.jsonb import (
     TriAny,
     TriNot,
 )
+from placeborag_core.filters.compiler import read_core_filter
 from placeborag_core.filters.dialect import CORE_LOGIC_OPERATORS, FilterDialect
 from placeborag_core.filters.predicates import Predicate
 
-__all__ = ["DIALECT", "JSONB_NODES"]
+__all__ = ["DIALECT", "JSONB_NODES", "read_jsonb_where"]
 
 _COMPARISONS: dict[str, Comparison] = {
     "$eq": "==",
@@ -80,10 +81,16 @@ class JsonbNodes:
 
 JSONB_NODES = JsonbNodes()
 
+
+def read_jsonb_where(where: Any, dialect: FilterDialect) -> Predicate:
+    """The pgvector dialect's ``reader``: the core compiler's walk, building JSONB nodes."""
+    return read_core_filter(where, dialect, JSONB_NODES)
+
+
 DIALECT = FilterDialect(
     name="pgvector",
     field_ops=frozenset({"$eq", "$ne", "$gt", "$gte", "$lt", "$lte", "$in", "$nin", "$exists"}),
     logic_ops=frozenset(CORE_LOGIC_OPERATORS),
-    nodes=JSONB_NODES,
+    reader=read_jsonb_where,
 )
 """The pgvector profile's ``where=`` dialect (see the module docstring)."""
