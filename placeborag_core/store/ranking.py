@@ -110,14 +110,12 @@ class Ranker:
         small = limit is not None and len(band) <= 2 * limit + 64
         wanted = small and not self._profile.variant.formula.is_cosine
         scores, sims = exact_scores(part, query, band, with_cosines=wanted)
-        if rule.whole_input and limit is not None:
-            badness = -scores if self._profile.higher_is_better else scores
-            if not rule.band_decides(badness, limit):
-                ordered = rule.select_scan(scan, limit, part.id_at)
-                cosine = self._profile.variant.formula.is_cosine
-                scores, sims = exact_scores(part, query, ordered, with_cosines=not cosine)
-                return ordered, scores, sims
-        ordered = self.select(part, band, scores, limit)
+        badness = -scores if self._profile.higher_is_better else scores
+        if rule.whole_input and limit is not None and not rule.band_decides(badness, limit):
+            # the answer depends on candidates outside the band, but they are not returned
+            ordered = rule.select_scan(scan, limit, part.id_at)
+        else:
+            ordered = self.select(part, band, scores, limit)
         at = np.searchsorted(band, ordered)
         return ordered, scores[at], None if sims is None else sims[at]
 
