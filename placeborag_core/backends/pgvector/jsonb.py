@@ -73,6 +73,8 @@ class Tri(Predicate):
         raise NotImplementedError
 
     def mask(self, view: ColumnView) -> BoolMask:
+        """Pass/fail for every row of a partition: the true rows of :meth:`truth_masks` when
+        ``vectorised``, else row by row."""
         if self.vectorised:
             return self.truth_masks(view, False)[0]
         return super().mask(view)
