@@ -14,6 +14,7 @@ import numpy as np
 
 from placeborag_core.backends.milvus.errors import MilvusFilterError
 from placeborag_core.filters.predicates import BoolMask, ColumnView, Predicate, RecordPredicate
+from placeborag_core.filters.value_masks import ABSENT, value_masks
 
 __all__ = [
     "ARITHMETIC",
@@ -204,8 +205,23 @@ class Getter:
         if self.source == "text":
             text = view.text_at(row)
             return MISSING if text is None else text
-        value: Any = view.metadata_at(row)
-        for step in self.path:
+        return self._walk(view.metadata_at(row), self.path)
+
+    @property
+    def key(self) -> str | None:
+        """The metadata key every value this reads lies under (None: the id, the text, the
+        whole metadata)."""
+        if self.source == "json" and self.path and isinstance(self.path[0], str):
+            return self.path[0]
+        return None
+
+    def below(self, value: Any) -> Any:
+        """What this reads from a record holding ``value`` under :attr:`key` (ABSENT: none)."""
+        return MISSING if value is ABSENT else self._walk(value, self.path[1:])
+
+    @staticmethod
+    def _walk(value: Any, path: tuple[str | int, ...]) -> Any:
+        for step in path:
             value = _step(value, step)
             if value is MISSING:
                 break
@@ -221,6 +237,20 @@ class Test(RecordPredicate):
 
     def row_matches(self, view: ColumnView, row: int) -> bool:
         return self.test(self.get(view, row))
+
+    def mask(self, view: ColumnView) -> BoolMask:
+        """From the column index when the value lies under one metadata key (the test asked
+        once per distinct value), else row by row."""
+        key = self.get.key
+        if key is None:
+            return super().mask(view)
+        try:
+            return value_masks(view, key, self._outcomes, (True,))[0]
+        except Exception:  # raised again, from the row that fails first
+            return super().mask(view)
+
+    def _outcomes(self, values: Sequence[Any]) -> list[bool]:
+        return [self.test(self.get.below(value)) for value in values]
 
 
 class Fails(RecordPredicate):
