@@ -64,6 +64,10 @@ class ColumnView(Protocol):
         """Each scalar value of ``key`` with the rows holding it."""
         ...
 
+    def value_count(self, key: str) -> int:
+        """How many distinct scalar values ``key`` holds, at most (cheap: no groups made)."""
+        ...
+
     def unindexed_rows(self, key: str) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
         """The rows whose ``key`` holds a list, and those holding another unindexed value."""
         ...

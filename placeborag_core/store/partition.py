@@ -128,6 +128,10 @@ class Partition:
         """Each scalar value of ``key`` with the rows holding it (``KeyIndex.groups``)."""
         return self._index_for(key).groups()
 
+    def value_count(self, key: str) -> int:
+        """How many distinct scalar values ``key`` holds, at most (``KeyIndex.distinct``)."""
+        return self._index_for(key).distinct()
+
     def unindexed_rows(self, key: str) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
         """The rows whose ``key`` holds a list, and those holding another unindexed value."""
         return self._index_for(key).unindexed_rows()

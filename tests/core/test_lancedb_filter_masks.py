@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from placeborag_core import FakeVectorStore
 from placeborag_core.backends.lancedb.filters import SqlFilter
 from placeborag_core.errors import FilterError
+from placeborag_core.filters import value_masks
 from placeborag_core.store.partition import Batch, Partition
 
 NUMBERS = st.one_of(
@@ -80,14 +81,17 @@ def _outcome(compute: Callable[[], Any]) -> Any:
         return (type(error), str(error))
 
 
-def _agree(sql: str, part: Partition) -> None:
+def _agree(sql: str, part: Partition, grouped: bool) -> None:
+    """``grouped``: a key's rows grouped by value however few share one (else asked one by
+    one: ``MIN_GROUP``)."""
     try:
         where = SqlFilter(sql)
     except FilterError:
         return
 
     def by_masks() -> list[bool]:
-        return [bool(x) for x in where.mask(part)[part.live_rows()]]
+        with patch.object(value_masks, "MIN_GROUP", 0 if grouped else 10**9):
+            return [bool(x) for x in where.mask(part)[part.live_rows()]]
 
     def by_rows() -> list[bool]:
         return where.plan_for(part).passing(part, part.live_rows().tolist(), prefilter=True)
@@ -102,6 +106,7 @@ def _agree(sql: str, part: Partition) -> None:
     later=st.lists(st.tuples(st.integers(0, 11), METAS), max_size=4),
     removed=st.lists(st.integers(0, 11), max_size=3),
     sql=FILTERS,
+    grouped=st.booleans(),
 )
 def test_typed_table_masks_agree_with_every_row(
     first: dict[str, Any],
@@ -109,6 +114,7 @@ def test_typed_table_masks_agree_with_every_row(
     later: list[tuple[int, dict[str, Any]]],
     removed: list[int],
     sql: str,
+    grouped: bool,
 ) -> None:
     store = FakeVectorStore(profile="lancedb")
     try:
@@ -122,7 +128,7 @@ def test_typed_table_masks_agree_with_every_row(
         with contextlib.suppress(Exception):  # as above
             store.upsert_many([(str(i), None, meta, [1.0, 0.5])])
     store.delete([str(i) for i in removed])
-    _agree(sql, part)
+    _agree(sql, part, grouped)
 
 
 @settings(max_examples=300, deadline=None)
@@ -131,9 +137,10 @@ def test_typed_table_masks_agree_with_every_row(
     removed=st.lists(st.integers(0, 11), max_size=3),
     orphans=st.booleans(),
     sql=FILTERS,
+    grouped=st.booleans(),
 )
 def test_inferred_table_masks_agree_with_every_row(
-    metas: list[dict[str, Any]], removed: list[int], orphans: bool, sql: str
+    metas: list[dict[str, Any]], removed: list[int], orphans: bool, sql: str, grouped: bool
 ) -> None:
     part = Partition(2)
     n = len(metas)
@@ -141,7 +148,7 @@ def test_inferred_table_masks_agree_with_every_row(
     vectors = np.ones((n, 2), dtype=np.float32)
     part.put(Batch(ids, [None] * n, metas, vectors, np.zeros(n, dtype=np.uint64)), merge=False)
     part.remove([str(i) for i in removed], keep_orphans=orphans)
-    _agree(sql, part)
+    _agree(sql, part, grouped)
 
 
 def _counting_reads() -> tuple[list[int], Any]:
@@ -185,3 +192,29 @@ def test_an_inferred_schema_is_kept_until_a_write() -> None:
         assert SqlFilter("n = 3.5").mask(part)[0]
     assert inferred >= 500
     assert len(rows) >= 2 * inferred
+
+
+ON_ONE_KEY = st.one_of(
+    st.builds("{} {} {}".format, st.sampled_from("nsf"), COMPARISONS, LITERALS),
+    st.builds(
+        "{} {} ({})".format,
+        st.sampled_from("nsf"),
+        st.sampled_from(["IN", "NOT IN"]),
+        st.lists(LITERALS, min_size=1, max_size=3).map(", ".join),
+    ),
+    st.builds("NOT ({} {} {})".format, st.sampled_from("nsf"), COMPARISONS, LITERALS),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(metas=st.lists(METAS, max_size=10), sql=ON_ONE_KEY, grouped=st.booleans())
+def test_one_comparison_agrees_with_every_row(
+    metas: list[dict[str, Any]], sql: str, grouped: bool
+) -> None:
+    """The leaves a filter is most often made of, on the keys of an inferred table."""
+    part = Partition(2)
+    n = len(metas)
+    ids = [str(i) for i in range(n)]
+    vectors = np.ones((n, 2), dtype=np.float32)
+    part.put(Batch(ids, [None] * n, metas, vectors, np.zeros(n, dtype=np.uint64)), merge=False)
+    _agree(sql, part, grouped)

@@ -1,6 +1,6 @@
-"""The milvus profiles' filters answered from the column index (``Test.mask``, a test asked once
-per distinct value of a key) agree with asking every row, on random metadata and expressions:
-the same rows, or the same error."""
+"""The milvus profiles' filters answered from the column index (``Test.mask``: a test asked once
+per distinct value of a key; ``Equals.mask``: the rows of the equal values) agree with asking
+every row, on random metadata and expressions: the same rows, or the same error."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from placeborag_core import FakeVectorStore
 from placeborag_core.backends.milvus import semantics
 from placeborag_core.backends.milvus.filters import Schema, read_expression
 from placeborag_core.errors import FilterError
+from placeborag_core.filters import value_masks
 from placeborag_core.filters.predicates import Predicate
 from placeborag_core.store.partition import Batch, Partition
 
@@ -78,21 +79,16 @@ def _outcome(compute: Callable[[], Any]) -> Any:
         return (type(error), str(error))
 
 
-@settings(max_examples=400, deadline=None)
-@given(
-    first=st.lists(METAS, max_size=10),
-    later=st.lists(st.tuples(st.integers(0, 12), METAS), max_size=5),
-    removed=st.lists(st.integers(0, 12), max_size=3),
-    orphans=st.booleans(),
-    expr=EXPRESSIONS,
-)
-def test_masks_agree_with_every_row(
+def _agree(
     first: list[dict[str, Any]],
     later: list[tuple[int, dict[str, Any]]],
     removed: list[int],
     orphans: bool,
     expr: str,
+    grouped: bool,
 ) -> None:
+    """``grouped``: a key's rows grouped by value however few share one (else asked one by
+    one: ``MIN_GROUP``)."""
     try:
         predicate = read_expression(expr, Schema())
     except (FilterError, NotImplementedError):
@@ -107,10 +103,63 @@ def test_masks_agree_with_every_row(
     def passing() -> list[bool]:
         return [bool(x) for x in predicate.mask(part)[part.live_rows()]]
 
-    got = _outcome(passing)
-    with patch.object(semantics.Test, "mask", Predicate.mask):  # every Test asked row by row
+    with patch.object(value_masks, "MIN_GROUP", 0 if grouped else 10**9):
+        got = _outcome(passing)
+    with (  # every test asked row by row
+        patch.object(semantics.Test, "mask", Predicate.mask),
+        patch.object(semantics.Equals, "mask", Predicate.mask),
+    ):
         want = _outcome(passing)
     assert got == want
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    first=st.lists(METAS, max_size=10),
+    later=st.lists(st.tuples(st.integers(0, 12), METAS), max_size=5),
+    removed=st.lists(st.integers(0, 12), max_size=3),
+    orphans=st.booleans(),
+    expr=EXPRESSIONS,
+    grouped=st.booleans(),
+)
+def test_masks_agree_with_every_row(
+    first: list[dict[str, Any]],
+    later: list[tuple[int, dict[str, Any]]],
+    removed: list[int],
+    orphans: bool,
+    expr: str,
+    grouped: bool,
+) -> None:
+    _agree(first, later, removed, orphans, expr, grouped)
+
+
+ON_A = st.one_of(
+    st.builds("a {} {}".format, COMPARISONS, LITERALS),
+    st.builds(
+        "a {} [{}]".format,
+        st.sampled_from(["in", "not in"]),
+        st.lists(LITERALS, min_size=1, max_size=3).map(", ".join),
+    ),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    first=st.lists(st.fixed_dictionaries({}, optional={"a": VALUES}), max_size=10),
+    later=st.lists(st.tuples(st.integers(0, 12), METAS), max_size=2),
+    removed=st.lists(st.integers(0, 12), max_size=2),
+    expr=ON_A,
+    grouped=st.booleans(),
+)
+def test_one_comparison_agrees_with_every_row(
+    first: list[dict[str, Any]],
+    later: list[tuple[int, dict[str, Any]]],
+    removed: list[int],
+    expr: str,
+    grouped: bool,
+) -> None:
+    """The leaves a filter is most often made of, on one key holding every kind of value."""
+    _agree(first, later, removed, False, expr, grouped)
 
 
 def test_a_test_on_one_key_is_asked_per_value_not_per_row() -> None:

@@ -25,6 +25,7 @@ __all__ = [
     "ORDER_TESTS",
     "REVERSED",
     "And",
+    "Equals",
     "Fails",
     "FieldType",
     "Getter",
@@ -251,6 +252,44 @@ class Test(RecordPredicate):
 
     def _outcomes(self, values: Sequence[Any]) -> list[bool]:
         return [self.test(self.get.below(value)) for value in values]
+
+
+class Equals(Test):
+    """``value == literal`` for one of ``literals`` (``==``, ``in``), or with ``negated`` for
+    none of them (``!=``, ``not in``). On a metadata key's own value (not a path below it) and
+    for bool, str and int64 literals, the rows come straight from the column index's buckets of
+    the equal values; a list, an object, a null or a missing key equals nothing."""
+
+    def __init__(self, get: Getter, literals: Sequence[Any], *, negated: bool) -> None:
+        found = tuple(literals)
+        super().__init__(get, lambda v: any(json_equal(v, item) for item in found) != negated)
+        self.literals = found
+        self.negated = negated
+
+    def mask(self, view: ColumnView) -> BoolMask:
+        lookups = _equal_lookups(self.literals)
+        key = self.get.key
+        if key is None or len(self.get.path) != 1 or lookups is None:
+            return super().mask(view)
+        equal = view.value_mask(key, lookups, False)
+        return ~equal if self.negated else equal
+
+
+def _equal_lookups(literals: Sequence[Any]) -> list[tuple[str, Any]] | None:
+    """The column-index buckets (``store.column_index.index_key``) of the values
+    :func:`json_equal` to one of ``literals``; None for a float literal (an int value equals it
+    through a double, which a huge int cannot become without an error)."""
+    lookups: list[tuple[str, Any]] = []
+    for item in literals:
+        if isinstance(item, bool):
+            lookups.append(("b", item))
+        elif isinstance(item, str):
+            lookups.append(("s", item))
+        elif isinstance(item, int) and -(2**63) <= item < 2**63:
+            lookups += [("i", item), ("f", float(item))]
+        else:
+            return None
+    return lookups
 
 
 class Fails(RecordPredicate):
