@@ -163,7 +163,7 @@ def test_one_comparison_agrees_with_every_row(
 
 
 def test_a_test_on_one_key_is_asked_per_value_not_per_row() -> None:
-    """``bucket == 3`` over 1,000 records reads no record's metadata row by row: the column index
+    """``bucket < 1`` over 1,000 records reads no record's metadata row by row: the column index
     has the rows of each value."""
     store = FakeVectorStore(profile="milvus")
     store.upsert_many([(str(i), None, {"bucket": i % 10}, [1.0, i / 1000]) for i in range(1000)])
@@ -175,6 +175,49 @@ def test_a_test_on_one_key_is_asked_per_value_not_per_row() -> None:
         return read(self, row)
 
     with patch.object(Partition, "metadata_at", counted):
-        hits = store.query([1.0, 0.5], 5, where="bucket == 3")
-    assert [hit.metadata["bucket"] for hit in hits] == [3] * 5
+        hits = store.query([1.0, 0.5], 5, where="bucket < 1")
+    assert [hit.metadata["bucket"] for hit in hits] == [0] * 5
     assert len(rows) < 100
+
+
+def _unique_store() -> FakeVectorStore:
+    store = FakeVectorStore(profile="milvus")
+    store.upsert_many(
+        [(str(i), None, {"doc": f"d{i}", "score": i / 1000}, [1.0, i / 1000]) for i in range(1000)]
+    )
+    return store
+
+
+def test_equality_takes_the_rows_of_the_equal_values() -> None:
+    """``doc == "d5"`` over 1,000 distinct values reads no record row by row and asks no
+    value: the index's bucket of ``"d5"`` is the answer."""
+    store = _unique_store()
+    read = Partition.metadata_at
+    rows: list[int] = []
+
+    def counted(self: Partition, row: int) -> Any:
+        rows.append(row)
+        return read(self, row)
+
+    with patch.object(Partition, "metadata_at", counted):
+        hits = store.query([1.0, 0.5], 5, where='doc == "d5"')
+        assert [hit.id for hit in store.query([1.0, 0.5], 5, where='doc != "d5"')] != ["5"]
+    assert [hit.id for hit in hits] == ["5"]
+    assert len(rows) < 100
+
+
+def test_mostly_distinct_values_are_asked_row_by_row() -> None:
+    """``score > 0.5`` over 1,000 distinct values does not group the rows by value (an array per
+    value would cost more than asking each row)."""
+    store = _unique_store()
+    groups = Partition.value_groups
+    grouped: list[str] = []
+
+    def counted(self: Partition, key: str) -> Any:
+        grouped.append(key)
+        return groups(self, key)
+
+    with patch.object(Partition, "value_groups", counted):
+        hits = store.query([1.0, 0.5], 1000, where="score > 0.5")
+    assert sorted(int(hit.id) for hit in hits) == list(range(501, 1000))
+    assert grouped == []
