@@ -60,7 +60,8 @@ VECTOR = ArrowType("vector")
 
 
 class SqlFilter(RecordPredicate):
-    """A parsed LanceDB filter, planned per table schema and evaluated row by row."""
+    """A parsed LanceDB filter, planned per table schema and evaluated a batch of rows at a
+    time, or for every row of a partition from its column index (``Plan.mask``)."""
 
     def __init__(
         self, sql: str, layout: PayloadLayout = ENGINE_LAYOUT, *, statement: str = "vector"

@@ -1,6 +1,8 @@
 """Milvus filter semantics over records: the typed fields an expression may name, how JSON values
 compare with literals (Milvus 2.5's rules, ``docs/engines/milvus.md#filter-expressions``), and the
-row predicates the planner (``planner.py``) builds from them."""
+row predicates the planner (``planner.py``) builds from them. A test of one metadata key's value
+answers for a whole partition from its column index (``filters.value_masks``; equality from the
+buckets of the equal values)."""
 
 from __future__ import annotations
 

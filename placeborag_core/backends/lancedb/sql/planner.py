@@ -29,9 +29,10 @@ equal to itself, and ``-0.0`` equals ``0.0`` (lance normalises signed zeros).
 
 Modules: ``table`` (the columns, and messages about their names), ``scope`` (what one filter's
 names and literals mean), ``checks`` (stages 1-3), ``optimizer`` (stage 5 and physical
-planning), ``evaluators`` (the three-valued evaluator), built on ``tree`` (walking the parsed
-filter), ``type_rules`` (literal conversion, coercion), ``values`` (comparing and casting values)
-and ``messages`` (lance's message pieces). This module runs the stages in lance's order.
+planning), ``evaluators`` (the three-valued evaluator), ``masks`` (its answers for a whole
+partition from the column index), built on ``tree`` (walking the parsed filter), ``type_rules``
+(literal conversion, coercion), ``values`` (comparing and casting values) and ``messages``
+(lance's message pieces). This module runs the stages in lance's order.
 """
 
 from __future__ import annotations
