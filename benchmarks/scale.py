@@ -4,7 +4,9 @@ engines in process where they get there in reasonable time. Prints markdown tabl
 nothing.
 
     python -m benchmarks.scale [--sizes 10000 200000 1000000] [--engines chroma qdrant faiss]
-                               [--engine-budget 240]
+                               [--engine-budget 240] [--profiles default pgvector ...]
+
+``--profiles`` restricts the table to the named profiles (every metric of each; default: all).
 
 The floor is a bare numpy float32 matrix-vector product plus ``argpartition`` and a sort of the
 k best (what any exact top-k must at least do), over a column-major copy of the store's matrix:
@@ -98,7 +100,13 @@ def records(texts: list[str]) -> list[tuple[str, str, dict[str, int]]]:
     return [(str(i), t, {"bucket": i % 10, "pct": i % 100}) for i, t in enumerate(texts)]
 
 
-def bench_size(count: int, engines: list[str], budget: float, rates: dict[str, float]) -> None:
+def bench_size(
+    count: int,
+    engines: list[str],
+    budget: float,
+    rates: dict[str, float],
+    profiles: list[str] | None = None,
+) -> None:
     print(f"\n## {count:,} records x 384\n", flush=True)
     embedder = FakeEmbedder()
     texts = make_texts(count, 1)
@@ -113,6 +121,8 @@ def bench_size(count: int, engines: list[str], budget: float, rates: dict[str, f
     ]
     bare: dict[str, tuple[float, float]] = {}
     for profile, metric in PROFILE_METRICS:
+        if profiles is not None and profile not in profiles:
+            continue
         rows.append(bench_profile(profile, metric, embedder, texts, queries, bare))
         print(rows[-1], flush=True)
         gc.collect()
@@ -324,13 +334,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 200_000, 1_000_000])
     parser.add_argument("--engines", nargs="*", default=["faiss", "qdrant", "chroma"])
     parser.add_argument("--engine-budget", type=float, default=240.0)
+    parser.add_argument("--profiles", nargs="+", choices=sorted(PROFILES), default=None)
     args = parser.parse_args(argv)
     import numpy
 
     print(f"numpy {numpy.__version__}; one BLAS thread; {os.cpu_count()} CPUs (shared)")
     rates: dict[str, float] = {}
     for count in sorted(args.sizes):
-        bench_size(count, args.engines, args.engine_budget, rates)
+        bench_size(count, args.engines, args.engine_budget, rates, args.profiles)
 
 
 if __name__ == "__main__":

@@ -37,6 +37,11 @@ class ColumnView(Protocol):
     @property
     def n_rows(self) -> int: ...
 
+    @property
+    def version(self) -> int:
+        """Changes with every write: what is derived from the rows stays current until then."""
+        ...
+
     def live_rows(self) -> npt.NDArray[np.intp]: ...
 
     def metadata_at(self, row: int) -> Mapping[str, Any]: ...
@@ -54,6 +59,18 @@ class ColumnView(Protocol):
     def value_mask(
         self, key: str, lookups: Iterable[tuple[str, Any]], elements: bool
     ) -> BoolMask: ...
+
+    def value_groups(self, key: str) -> list[tuple[Any, npt.NDArray[np.intp]]]:
+        """Each scalar value of ``key`` with the rows holding it."""
+        ...
+
+    def value_count(self, key: str) -> int:
+        """How many distinct scalar values ``key`` holds, at most (cheap: no groups made)."""
+        ...
+
+    def unindexed_rows(self, key: str) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
+        """The rows whose ``key`` holds a list, and those holding another unindexed value."""
+        ...
 
 
 class Predicate:

@@ -31,13 +31,19 @@ def index_key(value: Any) -> tuple[str, Any] | None:
     return None
 
 
+_LISTS = ("l", None)  # pseudo-buckets of the rows holding a list, and any other unindexed value
+_OTHERS = ("o", None)
+
+
 class KeyIndex:
-    """Rows carrying one key, by scalar value and by list element (keys from ``index_key``)."""
+    """Rows carrying one key, by scalar value and by list element (keys from ``index_key``),
+    and the rows whose value is a list or another value that has no index key."""
 
     def __init__(self) -> None:
         self.rows: set[int] = set()
         self.values: dict[tuple[str, Any], set[int]] = {}
         self.elements: dict[tuple[str, Any], set[int]] = {}
+        self.unindexed: dict[tuple[str, Any], set[int]] = {_LISTS: set(), _OTHERS: set()}
         # bucket -> its rows as an array, made on first read and dropped when the bucket changes,
         # so that repeated queries with one filter do not convert a set per query
         self._arrays: dict[tuple[bool, tuple[str, Any]], npt.NDArray[np.intp]] = {}
@@ -47,6 +53,7 @@ class KeyIndex:
         self.rows.add(row)
         self._present = None
         if isinstance(value, list):
+            self._unindexed(_LISTS).add(row)
             for item in value:
                 item_key = index_key(item)
                 if item_key is not None:
@@ -57,10 +64,18 @@ class KeyIndex:
         if value_key is not None:
             self.values.setdefault(value_key, set()).add(row)
             self._arrays.pop((False, value_key), None)
+        else:
+            self._unindexed(_OTHERS).add(row)
+
+    def _unindexed(self, which: tuple[str, Any]) -> set[int]:
+        self._arrays.pop((False, which), None)
+        return self.unindexed[which]
 
     def discard(self, row: int, value: Any) -> None:
         self.rows.discard(row)
         self._present = None
+        self._unindexed(_LISTS).discard(row)
+        self._unindexed(_OTHERS).discard(row)
         if isinstance(value, list):
             for item in value:
                 item_key = index_key(item)
@@ -84,10 +99,25 @@ class KeyIndex:
         cached = self._arrays.get((element, lookup))
         if cached is None:
             table = self.elements if element else self.values
-            found = table.get(lookup, ())
+            found = table.get(lookup, self.unindexed.get(lookup, ()))
             cached = np.fromiter(found, dtype=np.intp, count=len(found))
             self._arrays[(element, lookup)] = cached
         return cached
+
+    def groups(self) -> list[tuple[Any, npt.NDArray[np.intp]]]:
+        """Each scalar value held, with the rows holding it (one value stands for all that
+        share its index key, such as 0.0 and -0.0)."""
+        return [(key[1], self.rows_of(key, False)) for key, rows in self.values.items() if rows]
+
+    def distinct(self) -> int:
+        """How many distinct scalar values the key holds, at most (a value whose rows have all
+        gone may still be counted), without making the groups' arrays."""
+        return len(self.values)
+
+    def unindexed_rows(self) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
+        """The rows holding a list, and those holding any other value that has no index key
+        (None, a mapping, ...)."""
+        return self.rows_of(_LISTS, False), self.rows_of(_OTHERS, False)
 
 
 class ColumnIndexes:
