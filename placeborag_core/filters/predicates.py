@@ -37,6 +37,11 @@ class ColumnView(Protocol):
     @property
     def n_rows(self) -> int: ...
 
+    @property
+    def version(self) -> int:
+        """Changes with every write: what is derived from the rows stays current until then."""
+        ...
+
     def live_rows(self) -> npt.NDArray[np.intp]: ...
 
     def metadata_at(self, row: int) -> Mapping[str, Any]: ...
@@ -57,6 +62,10 @@ class ColumnView(Protocol):
 
     def value_groups(self, key: str) -> list[tuple[Any, npt.NDArray[np.intp]]]:
         """Each scalar value of ``key`` with the rows holding it."""
+        ...
+
+    def value_count(self, key: str) -> int:
+        """How many distinct scalar values ``key`` holds, at most (cheap: no groups made)."""
         ...
 
     def unindexed_rows(self, key: str) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:

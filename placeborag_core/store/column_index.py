@@ -109,6 +109,11 @@ class KeyIndex:
         share its index key, such as 0.0 and -0.0)."""
         return [(key[1], self.rows_of(key, False)) for key, rows in self.values.items() if rows]
 
+    def distinct(self) -> int:
+        """How many distinct scalar values the key holds, at most (a value whose rows have all
+        gone may still be counted), without making the groups' arrays."""
+        return len(self.values)
+
     def unindexed_rows(self) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
         """The rows holding a list, and those holding any other value that has no index key
         (None, a mapping, ...)."""

@@ -63,6 +63,7 @@ class Partition:
         self.schema: Any = None
         self._indexes = ColumnIndexes()
         self._dead = 0
+        self.version = 0  # bumped by every write: what is derived from the rows is current
 
     # ------------------------------------------------------------------ reads
 
@@ -127,6 +128,10 @@ class Partition:
         """Each scalar value of ``key`` with the rows holding it (``KeyIndex.groups``)."""
         return self._index_for(key).groups()
 
+    def value_count(self, key: str) -> int:
+        """How many distinct scalar values ``key`` holds, at most (``KeyIndex.distinct``)."""
+        return self._index_for(key).distinct()
+
     def unindexed_rows(self, key: str) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
         """The rows whose ``key`` holds a list, and those holding another unindexed value."""
         return self._index_for(key).unindexed_rows()
@@ -148,6 +153,7 @@ class Partition:
         ``append`` batch makes every record a new row. ``merge``: metadata is merged into the
         record's (else replaces it); ``none_removes_key``: a ``None`` value removes its key
         (merged or not) instead of being stored."""
+        self.version += 1
         if batch.append:
             self._append(batch, list(range(len(batch))), none_removes_key)
             return
@@ -282,6 +288,7 @@ class Partition:
 
     def remove(self, ids: Iterable[str], keep_orphans: bool) -> int:
         """Delete ids; returns how many existed. With ``keep_orphans`` the vectors stay."""
+        self.version += 1
         removed = self._remove_ids(ids, keep_orphans)
         self._maybe_compact()
         return removed
@@ -314,6 +321,7 @@ class Partition:
         """Delete these rows (an engine without a primary key deletes the rows a filter
         matches, not every row of their ids); returns how many rows went. An id left with no
         row goes as :meth:`remove` deletes it."""
+        self.version += 1
         count = 0
         for record_id, current, gone in self.rows.split(rows, self.row_id):
             left = [row for row in current if row not in gone]
@@ -334,6 +342,7 @@ class Partition:
     def drop_orphans(self) -> None:
         """Remove every orphan from the index, then compact and give spare capacity back: the
         arrays shrink to the rows left (what ``FakeVectorStore.compact`` promises)."""
+        self.version += 1
         for row in self.orphans.values():
             self._kill(row)
         self.orphans.clear()

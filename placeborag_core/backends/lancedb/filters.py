@@ -18,10 +18,9 @@ from __future__ import annotations
 
 import math
 import re
+import weakref
 from collections.abc import Mapping, Sequence
 from typing import Any
-
-import numpy as np
 
 from placeborag_core.backends.lancedb.arrow import UTF8, ArrowType, infer_column, struct_of
 from placeborag_core.backends.lancedb.columns import MetadataSchema
@@ -62,7 +61,8 @@ VECTOR = ArrowType("vector")
 
 
 class SqlFilter(RecordPredicate):
-    """A parsed LanceDB filter, planned per table schema and evaluated row by row."""
+    """A parsed LanceDB filter, planned per table schema and evaluated a batch of rows at a
+    time, or for every row of a partition from its column index (``Plan.mask``)."""
 
     def __init__(
         self, sql: str, layout: PayloadLayout = ENGINE_LAYOUT, *, statement: str = "vector"
@@ -112,21 +112,26 @@ class SqlFilter(RecordPredicate):
 
     def mask(self, view: ColumnView) -> BoolMask:
         """Every row, as a pre-filter scans the table."""
-        planned = self.plan_for(view)
-        out = np.zeros(view.n_rows, dtype=bool)
-        rows = view.live_rows().tolist()
-        out[rows] = planned.passing(view, rows, prefilter=True)
-        return out
+        return self.plan_for(view).mask(view)
+
+
+_INFERRED: weakref.WeakKeyDictionary[Any, tuple[int, MetadataSchema]] = weakref.WeakKeyDictionary()
+"""Each partition's inferred schema, with the ``version`` it was inferred at."""
 
 
 def _inferred_schema(view: ColumnView) -> MetadataSchema:
     """For a store without typed columns: every key of the live rows, typed as a struct's
-    fields would be."""
+    fields would be (inferred again only after a write)."""
+    cached = _INFERRED.get(view)
+    if cached is not None and cached[0] == view.version:
+        return cached[1]
     metas = [view.metadata_at(row) for row in view.live_rows().tolist()]
     keys: dict[str, None] = {}
     for meta in metas:
         keys.update(dict.fromkeys(meta))
-    return MetadataSchema(tuple((k, infer_column([m.get(k) for m in metas])) for k in keys))
+    schema = MetadataSchema(tuple((k, infer_column([m.get(k) for m in metas])) for k in keys))
+    _INFERRED[view] = (view.version, schema)
+    return schema
 
 
 def table_for(layout: PayloadLayout, schema: MetadataSchema, *, statement: str = "vector") -> Table:

@@ -18,6 +18,7 @@ from placeborag_core.backends.milvus.semantics import (
     ORDER_TESTS,
     REVERSED,
     And,
+    Equals,
     Fails,
     FieldType,
     Getter,
@@ -199,10 +200,8 @@ class _Planner:
         if value is MISSING:
             raise self.invalid()
         value = self.typed_value(field, value)
-        if op == "==":
-            return Test(field.getter, lambda v: json_equal(v, value))
-        if op == "!=":
-            return Test(field.getter, lambda v: not json_equal(v, value))
+        if op in ("==", "!="):
+            return Equals(field.getter, (value,), negated=op == "!=")
         test = ORDER_TESTS[op]
         return Test(field.getter, lambda v: (c := json_order(v, value)) is not None and test(c))
 
@@ -278,8 +277,7 @@ class _Planner:
                 return Fails(_term_kind_error(wanted))
         if any(kind_of(value) is not first for value in values):
             return Fails(_term_kind_error(first))
-        negated = node.negated
-        return Test(field.getter, lambda v: any(json_equal(v, item) for item in values) != negated)
+        return Equals(field.getter, values, negated=node.negated)
 
     def like(self, node: ex.Like) -> Predicate:
         field = self.name(node.operand)

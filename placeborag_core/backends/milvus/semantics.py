@@ -1,6 +1,8 @@
 """Milvus filter semantics over records: the typed fields an expression may name, how JSON values
 compare with literals (Milvus 2.5's rules, ``docs/engines/milvus.md#filter-expressions``), and the
-row predicates the planner (``planner.py``) builds from them."""
+row predicates the planner (``planner.py``) builds from them. A test of one metadata key's value
+answers for a whole partition from its column index (``filters.value_masks``; equality from the
+buckets of the equal values)."""
 
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ import numpy as np
 
 from placeborag_core.backends.milvus.errors import MilvusFilterError
 from placeborag_core.filters.predicates import BoolMask, ColumnView, Predicate, RecordPredicate
+from placeborag_core.filters.value_masks import ABSENT, value_masks
 
 __all__ = [
     "ARITHMETIC",
@@ -24,6 +27,7 @@ __all__ = [
     "ORDER_TESTS",
     "REVERSED",
     "And",
+    "Equals",
     "Fails",
     "FieldType",
     "Getter",
@@ -204,8 +208,23 @@ class Getter:
         if self.source == "text":
             text = view.text_at(row)
             return MISSING if text is None else text
-        value: Any = view.metadata_at(row)
-        for step in self.path:
+        return self._walk(view.metadata_at(row), self.path)
+
+    @property
+    def key(self) -> str | None:
+        """The metadata key every value this reads lies under (None: the id, the text, the
+        whole metadata)."""
+        if self.source == "json" and self.path and isinstance(self.path[0], str):
+            return self.path[0]
+        return None
+
+    def below(self, value: Any) -> Any:
+        """What this reads from a record holding ``value`` under :attr:`key` (ABSENT: none)."""
+        return MISSING if value is ABSENT else self._walk(value, self.path[1:])
+
+    @staticmethod
+    def _walk(value: Any, path: tuple[str | int, ...]) -> Any:
+        for step in path:
             value = _step(value, step)
             if value is MISSING:
                 break
@@ -221,6 +240,58 @@ class Test(RecordPredicate):
 
     def row_matches(self, view: ColumnView, row: int) -> bool:
         return self.test(self.get(view, row))
+
+    def mask(self, view: ColumnView) -> BoolMask:
+        """From the column index when the value lies under one metadata key (the test asked
+        once per distinct value), else row by row."""
+        key = self.get.key
+        if key is None:
+            return super().mask(view)
+        try:
+            return value_masks(view, key, self._outcomes, (True,))[0]
+        except Exception:  # raised again, from the row that fails first
+            return super().mask(view)
+
+    def _outcomes(self, values: Sequence[Any]) -> list[bool]:
+        return [self.test(self.get.below(value)) for value in values]
+
+
+class Equals(Test):
+    """``value == literal`` for one of ``literals`` (``==``, ``in``), or with ``negated`` for
+    none of them (``!=``, ``not in``). On a metadata key's own value (not a path below it) and
+    for bool, str and int64 literals, the rows come straight from the column index's buckets of
+    the equal values; a list, an object, a null or a missing key equals nothing."""
+
+    def __init__(self, get: Getter, literals: Sequence[Any], *, negated: bool) -> None:
+        found = tuple(literals)
+        super().__init__(get, lambda v: any(json_equal(v, item) for item in found) != negated)
+        self.literals = found
+        self.negated = negated
+
+    def mask(self, view: ColumnView) -> BoolMask:
+        lookups = _equal_lookups(self.literals)
+        key = self.get.key
+        if key is None or len(self.get.path) != 1 or lookups is None:
+            return super().mask(view)
+        equal = view.value_mask(key, lookups, False)
+        return ~equal if self.negated else equal
+
+
+def _equal_lookups(literals: Sequence[Any]) -> list[tuple[str, Any]] | None:
+    """The column-index buckets (``store.column_index.index_key``) of the values
+    :func:`json_equal` to one of ``literals``; None for a float literal (an int value equals it
+    through a double, which a huge int cannot become without an error)."""
+    lookups: list[tuple[str, Any]] = []
+    for item in literals:
+        if isinstance(item, bool):
+            lookups.append(("b", item))
+        elif isinstance(item, str):
+            lookups.append(("s", item))
+        elif isinstance(item, int) and -(2**63) <= item < 2**63:
+            lookups += [("i", item), ("f", float(item))]
+        else:
+            return None
+    return lookups
 
 
 class Fails(RecordPredicate):

@@ -29,9 +29,10 @@ equal to itself, and ``-0.0`` equals ``0.0`` (lance normalises signed zeros).
 
 Modules: ``table`` (the columns, and messages about their names), ``scope`` (what one filter's
 names and literals mean), ``checks`` (stages 1-3), ``optimizer`` (stage 5 and physical
-planning), ``evaluators`` (the three-valued evaluator), built on ``tree`` (walking the parsed
-filter), ``type_rules`` (literal conversion, coercion), ``values`` (comparing and casting values)
-and ``messages`` (lance's message pieces). This module runs the stages in lance's order.
+planning), ``evaluators`` (the three-valued evaluator), ``masks`` (its answers for a whole
+partition from the column index), built on ``tree`` (walking the parsed filter), ``type_rules``
+(literal conversion, coercion), ``values`` (comparing and casting values) and ``messages``
+(lance's message pieces). This module runs the stages in lance's order.
 """
 
 from __future__ import annotations
@@ -40,7 +41,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from placeborag_core.backends.lancedb.sql import checks, evaluators, optimizer
+import numpy as np
+
+from placeborag_core.backends.lancedb.sql import checks, evaluators, masks, optimizer
+from placeborag_core.backends.lancedb.sql.masks import MasksOf
 from placeborag_core.backends.lancedb.sql.messages import (
     LanceExecutionError,
     invalid,
@@ -52,6 +56,7 @@ from placeborag_core.backends.lancedb.sql.syntax import Column, Node
 from placeborag_core.backends.lancedb.sql.table import HIDDEN_COLUMNS, Table, TableColumn
 from placeborag_core.backends.lancedb.sql.tree import folded_literal, strip
 from placeborag_core.backends.lancedb.sql.values import Evaluation, Evaluator
+from placeborag_core.filters.predicates import BoolMask
 
 __all__ = [
     "HIDDEN_COLUMNS",
@@ -66,15 +71,29 @@ __all__ = [
 
 @dataclass(frozen=True)
 class Plan:
-    """A planned filter: ``passing(view, rows, prefilter)`` tells which rows pass."""
+    """A planned filter: ``passing(view, rows, prefilter)`` tells which rows pass, ``mask``
+    which rows of a whole partition do (``masks``: from its column index, when it can)."""
 
     evaluate: Evaluator
+    masks: MasksOf | None = None
 
     def passing(self, view: Any, rows: Sequence[int], prefilter: bool) -> list[bool]:
         """For each row, whether the filter is TRUE (not FALSE, not NULL) for it."""
         if not rows:
             return []
         return [value is True for value in self.evaluate(view, rows, Evaluation(prefilter))]
+
+    def mask(self, view: Any) -> BoolMask:
+        """Every row of a partition, as a pre-filter scans the table."""
+        if self.masks is not None:
+            try:
+                return self.masks(view, False)[0]
+            except Exception:  # a part failed while it ran: fail, or not, where lance does
+                pass
+        out = np.zeros(view.n_rows, dtype=bool)
+        rows = view.live_rows().tolist()
+        out[rows] = self.passing(view, rows, prefilter=True)
+        return out
 
 
 def plan(node: Node, table: Table, text: str) -> Plan:
@@ -90,7 +109,16 @@ def plan(node: Node, table: Table, text: str) -> Plan:
     optimizer.cast_literals(scope, node)
     optimizer.simplify(scope, node)
     optimizer.physical(scope, node)
-    return Plan(evaluators.build(scope, node))
+    return Plan(evaluators.build(scope, node), _masks_of(scope, node))
+
+
+def _masks_of(scope: Scope, node: Node) -> MasksOf | None:
+    """The column-index evaluation of the filter (None if a part of it cannot be built
+    separately: the batch evaluator alone then answers)."""
+    try:
+        return masks.build(scope, node)
+    except Exception:
+        return None
 
 
 def _df_display(node: Node, scope: Scope) -> str:
