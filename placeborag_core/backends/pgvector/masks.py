@@ -1,22 +1,21 @@
 """Three-valued JSONB conditions over a whole partition at once, from its column index.
 
 A condition on one key's value (:class:`~.jsonb.ValueTri`) is a function of that value alone:
-``missing`` for a record without the key, else ``value_truth(value)``. So it need not be asked
-row by row: it is asked once per distinct scalar value of the key (the column index groups the
-rows by value), once per row holding a list or another unindexed value, and once for the rows
-without the key. The outcome is a pair of masks, the rows where the condition is true and, when
-asked for (under a ``NOT``), the rows where it is false; the rest are unknown (SQL NULL).
+``missing`` for a record without the key, else ``value_truth(value)``; so it is asked once per
+distinct value (:func:`~placeborag_core.filters.value_masks.value_masks`). The outcome is a
+pair of masks, the rows where the condition is true and, when asked for (under a ``NOT``), the
+rows where it is false; the rest are unknown (SQL NULL). ``$.key == $value`` takes its true rows
+straight from the index's buckets of the equal values (:func:`equal_mask`).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
-import numpy as np
-
 from placeborag_core.filters.predicates import BoolMask, ColumnView
+from placeborag_core.filters.value_masks import ABSENT, value_masks
 
 __all__ = ["Masks", "by_value", "equal_mask"]
 
@@ -32,30 +31,14 @@ def by_value(
     want_false: bool,
 ) -> Masks:
     """The masks of a condition that is ``missing`` without ``key``, else ``value_truth`` of
-    its value (see the module docstring)."""
-    true = np.zeros(view.n_rows, dtype=bool)
-    false = np.zeros(view.n_rows, dtype=bool) if want_false else None
-    if missing is True:
-        true |= ~view.key_mask(key)
-    elif missing is False and false is not None:
-        false |= ~view.key_mask(key)
-    one_by_one = list(view.unindexed_rows(key))
-    for value, rows in view.value_groups(key):
-        if isinstance(value, float) and value == 0.0:
-            one_by_one.append(rows)  # 0.0 and -0.0 share a group, but print differently
-            continue
-        outcome = value_truth(value)
-        if outcome is True:
-            true[rows] = True
-        elif outcome is False and false is not None:
-            false[rows] = True
-    for rows in one_by_one:
-        for row in rows.tolist():
-            outcome = value_truth(view.metadata_at(row)[key])
-            if outcome is True:
-                true[row] = True
-            elif outcome is False and false is not None:
-                false[row] = True
+    its value."""
+
+    def outcomes(values: Sequence[Any]) -> list[bool | None]:
+        return [missing if value is ABSENT else value_truth(value) for value in values]
+
+    if not want_false:
+        return value_masks(view, key, outcomes, [True])[0], None
+    true, false = value_masks(view, key, outcomes, [True, False])
     return true, false
 
 
