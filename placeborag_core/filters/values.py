@@ -65,9 +65,11 @@ def lookups(operand: Any, dialect: FilterDialect) -> list[tuple[str, Any]]:
         if dialect.numeric_equality == "int_exact":
             return [("i", operand)]
         try:
-            return [("i", operand), ("f", float(operand))]
+            as_float = float(operand)
         except OverflowError:
             return [("i", operand)]
+        # a float equals the int only when it is exactly that number (2.0**53 is not 2**53 + 1)
+        return [("i", operand), ("f", as_float)] if as_float == operand else [("i", operand)]
     keys: list[tuple[str, Any]] = [("f", operand)]
     if dialect.int_vs_float_operand == "truncate":
         keys.append(("i", as_i64(operand)))

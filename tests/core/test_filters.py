@@ -152,13 +152,17 @@ _values = st.one_of(
     st.sampled_from(["a", "b", ""]),
     st.integers(-2, 2),
     st.sampled_from([0.0, 1.0, 1.5, -2.0]),
+    st.sampled_from([2**53, 2**53 + 1, 2.0**53]),  # an int a float cannot hold
     st.booleans(),
     st.none(),
     st.lists(st.sampled_from(["a", "b", 1, 1.0, True]), max_size=3),
 )
 _metadata = st.dictionaries(st.sampled_from(["k", "j"]), _values, max_size=2)
 _operand = st.one_of(
-    st.sampled_from(["a", "b", ""]), st.integers(-2, 2), st.sampled_from([1.0, 1.5]), st.booleans()
+    st.sampled_from(["a", "b", ""]),
+    st.integers(-2, 2),
+    st.sampled_from([1.0, 1.5, 2**53 + 1, 2.0**53]),
+    st.booleans(),
 )
 _field = st.one_of(
     st.builds(lambda k, v: {k: v}, st.sampled_from(["k", "j"]), _operand),
@@ -226,3 +230,15 @@ def test_vectorised_mask_agrees_with_per_record_evaluation(
     mask = predicate.mask(part)
     for row in part.live_rows().tolist():
         assert bool(mask[row]) == predicate.matches(part.metadata_at(row)), (where, metas[row])
+
+
+@pytest.mark.parametrize("filter_mode", ["pre", "post"])
+def test_an_int_equals_only_a_float_of_exactly_its_value(filter_mode: str) -> None:
+    # 2**53 + 1 rounds to 2.0**53 as a float; the pre-filter's index lookup must not conflate them
+    store = FakeVectorStore(filter_mode=filter_mode)  # type: ignore[arg-type]
+    store.upsert_many(
+        [("f", None, {"n": 2.0**53}, [1.0, 0.0]), ("i", None, {"n": 2**53}, [1.0, 0.0])]
+    )
+    assert [m.id for m in store.query([1.0, 0.0], k=5, where={"n": 2**53 + 1})] == []
+    assert sorted(m.id for m in store.query([1.0, 0.0], k=5, where={"n": 2**53})) == ["f", "i"]
+    assert [m.id for m in store.query([1.0, 0.0], k=5, where={"n": {"$in": [2**53 + 1]}})] == []
