@@ -41,7 +41,8 @@ os.environ["ANONYMIZED_TELEMETRY"] = "False"
 
 from tests.fidelity._divergences import KNOWN
 from tests.fidelity._draw import RandomDraw
-from tests.fidelity._engines import ENGINE_METRICS, release_milvus
+from tests.fidelity._engines import ENGINE_METRICS
+from tests.fidelity._milvus import release_milvus
 from tests.fidelity._params import DISTRIBUTIONS, installed
 from tests.fidelity._runners import (
     Outcome,
