@@ -6,7 +6,7 @@ langchain-milvus 0.3.3 with pymilvus 2.6.9. Built with ``connection_args={"uri":
 "db_name": "default"}`` (pymilvus 2.6.9 otherwise reads the first path segment of the file URI
 as a database name) and ``index_params={"metric_type": M, "index_type": "FLAT"}``. Texts are
 embedded by a table: cos(q, a..f) = 1, .8, .6, 0, -.6, -1. Facts:
-docs/integrations/new_integrations.md#langchain-langchain-milvus-milvus.
+docs/integrations/new_integrations.md#langchain-langchain-milvus-milvus-lc_milvus_integrationpy.
 
 Run: python tests/fidelity/probes/lc_milvus_integration.py
 """

@@ -5,7 +5,8 @@ llama-index-vector-stores-milvus 1.2.0 with pymilvus 2.6.9. The store is built w
 ``db_name="default"`` (pymilvus 2.6.9 otherwise reads the first path segment of the file URI as a
 database name) and ``use_async_client=False`` (its AsyncMilvusClient refuses to start outside a
 running event loop). Nodes are embedded by a table: cos(q, a..f) = 1, .8, .6, 0, -.6, -1; g..j
-lie at 0. Facts: docs/integrations/new_integrations.md#llamaindex-milvusvectorstore-li_milvuspy.
+lie at 0. Facts:
+docs/integrations/new_integrations.md#llamaindex-milvusvectorstore-li_milvus_integrationpy.
 
 Run: python tests/fidelity/probes/li_milvus_integration.py
 """
