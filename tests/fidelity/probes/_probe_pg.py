@@ -8,8 +8,10 @@ session's server instead (:data:`SHARED_SERVER`).
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import os
+import shutil
 import warnings
 from collections.abc import Iterator
 from typing import Any
@@ -59,12 +61,15 @@ def postgres() -> Iterator[Any]:
         return
     with scratch_dir("pg") as root:
         runtime = root / "runtime"
-        runtime.mkdir()
+        runtime.mkdir(mode=0o700)  # platformdirs ignores an XDG_RUNTIME_DIR that is not 0700
         os.environ["XDG_RUNTIME_DIR"] = str(runtime)  # pgserver's lock file goes there
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             import pgserver
 
+        # pgserver's own exit handler takes its lock once more, which recreates the lock file
+        # under the runtime dir; registered first, this removal runs after it
+        atexit.register(shutil.rmtree, root, True)
         server = pgserver.get_server(root / "data", cleanup_mode="stop")
         try:
             server.psql("CREATE EXTENSION IF NOT EXISTS vector;")
