@@ -159,7 +159,10 @@ def _mmr(
         return Verdict(True)
     if backend == "chroma" and _same_but_tied(real, query, ours, theirs):
         return Verdict(True, divergences=(CHROMA_TIE_SUBSET,))
-    if backend == "pgvector" and _same_but_rounded(fake, real, query, ours, theirs):
+    if backend == "pgvector" and (
+        _same_but_rounded(fake, real, query, ours, theirs)
+        or _cut_rounded(fake, real, query, fetch_k)
+    ):
         return Verdict(True, divergences=(FLOAT_ROUNDING,))
     weight = 1 - lam if backend == "qdrant" else lam
     for side in (real, fake):  # Chroma's approximate index may hand MMR another tie subset
@@ -204,6 +207,25 @@ def _same_but_rounded(fake: Any, real: Any, query: str, ours: list[str], theirs:
             if abs(engine[a] - engine[b]) > 1e-6 or (engine[a] == engine[b] and mine[a] == mine[b]):
                 return False
     return True
+
+
+def _cut_rounded(fake: Any, real: Any, query: str, fetch_k: int) -> bool:
+    """Whether the fetch_k candidates MMR starts from differ only by documents at the cut that
+    the engine's float32 lanes order and our exact quantities tie (or nearly): every document
+    in one list and not the other lies within 1e-6 of the cut on both sides, and the engine's
+    distances there are not all equal (then the tie rule would decide). MMR over other
+    candidates may pick others."""
+    mine = {doc.page_content: d for doc, d in fake.similarity_search_with_score(query, 100)}
+    engine = {doc.page_content: d for doc, d in real.similarity_search_with_score(query, 100)}
+    ours = [doc.page_content for doc, _ in fake.similarity_search_with_score(query, fetch_k)]
+    theirs = [doc.page_content for doc, _ in real.similarity_search_with_score(query, fetch_k)]
+    moved = set(ours) ^ set(theirs)
+    if not moved or not ours or not theirs:
+        return False
+    cut, my_cut = engine[theirs[-1]], mine[ours[-1]]
+    return all(
+        abs(engine[t] - cut) <= 1e-6 and abs(mine[t] - my_cut) <= 1e-6 for t in moved
+    ) and any(engine[t] != cut for t in moved)
 
 
 def _occurrences(texts: list[str]) -> list[tuple[str, int]]:
@@ -279,3 +301,14 @@ def test_a_pick_moved_by_rounding_may_shift_the_others() -> None:
     assert _same_but_rounded(_Scored(mine), _Scored(engine), "q", ours, theirs)
     # the same orders over exact ties on both sides are a tie order, not rounding
     assert not _same_but_rounded(_Scored(mine), _Scored(mine), "q", ours, theirs)
+
+
+def test_a_fetch_cut_decided_by_rounding_lets_the_mmr_picks_differ() -> None:
+    # lc-pgvector, cosine, RandomDraw(20066), fetch_k=3: we tie three documents at distance 1,
+    # the engine's float32 lanes put "delivery" just below 1 and the others just above
+    mine = {"hogyan": 0.0, "reset": 0.98, "refund": 1.0, "delivery": 1.0}
+    engine = {**mine, "delivery": 0.9999999962747097, "refund": 1.0000000149011612}
+    assert _cut_rounded(_Scored(mine), _Scored(engine), "q", 3)
+    # exact ties on both sides, cut elsewhere: the tie rule decides, not rounding
+    tied = {"hogyan": 0.0, "reset": 0.98, "delivery": 1.0, "refund": 1.0}
+    assert not _cut_rounded(_Scored(mine), _Scored(tied), "q", 3)
