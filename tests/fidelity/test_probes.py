@@ -10,6 +10,7 @@ process-wide client, faiss's SIMD level) leaks between probes or into the suite.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 import subprocess
@@ -21,6 +22,8 @@ import pytest
 pytestmark = pytest.mark.fidelity
 
 # The whole module needs the fidelity extra; each missing package skips it with its name.
+# Looked up, not imported: importing pgserver here would fix its lock file's directory before
+# ``_pg`` points XDG_RUNTIME_DIR into the server's own temporary directory.
 for _module in (
     "chromadb",
     "qdrant_client",
@@ -33,9 +36,11 @@ for _module in (
     "pgserver",
     "psycopg",
 ):
-    pytest.importorskip(
-        _module, reason=f"{_module} is missing (pip install 'placeborag[fidelity,all]')"
-    )
+    if importlib.util.find_spec(_module) is None:
+        pytest.skip(
+            f"{_module} is missing (pip install 'placeborag[fidelity,all]')",
+            allow_module_level=True,
+        )
 
 PROBES = Path(__file__).parent / "probes"
 SKIPPED = 77
