@@ -82,6 +82,13 @@ def _real(
 
         from . import _pg
 
+        # A fresh heap for every case: rows that earlier cases deleted leave space that
+        # PostgreSQL reuses once autovacuum has run (at its own time), which puts a new row
+        # before older ones in heap order, and ties follow heap order
+        # (docs/engines/pgvector.md#pgvector-write-reinsert-goes-to-end).
+        con = _pg.connection()
+        if con.execute("SELECT to_regclass('langchain_pg_embedding')").fetchone()[0]:
+            con.execute("TRUNCATE langchain_pg_embedding")
         real = PGVector(
             embeddings, connection=_pg.sqlalchemy_engine(), collection_name=name,
             distance_strategy=DistanceStrategy(PG_STRATEGIES[metric]), use_jsonb=True,

@@ -33,13 +33,16 @@ def uri() -> str:
     if "server" not in _state:
         root = Path(tempfile.mkdtemp(prefix="placeborag-pg-"))
         runtime = root / "runtime"
-        runtime.mkdir()
+        runtime.mkdir(mode=0o700)  # platformdirs ignores an XDG_RUNTIME_DIR that is not 0700
         os.environ["XDG_RUNTIME_DIR"] = str(runtime)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # pgserver's RuntimeDirWarning, import-time notes
             import pgserver
 
         _state["root"] = root
+        # pgserver's own exit handler takes its lock once more, which recreates the lock file
+        # under the runtime dir; registered first, this removal runs after it
+        atexit.register(shutil.rmtree, root, True)
         try:
             server = pgserver.get_server(root / "data", cleanup_mode="stop")
         except BaseException:

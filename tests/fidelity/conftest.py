@@ -16,12 +16,13 @@ from typing import Any
 
 import pytest
 
-from ._engines import FakeSide, real_side, release_milvus
+from ._engines import FakeSide, real_side
+from ._milvus import release_milvus
 
 
 @pytest.fixture(scope="session", autouse=True)
 def _milvus_server() -> Iterator[None]:
-    """The Milvus Lite server starts on first use (``_engines.milvus_client``); this stops it
+    """The Milvus Lite server starts on first use (``_milvus.milvus_client``); this stops it
     and removes its files when the session ends."""
     yield
     release_milvus()

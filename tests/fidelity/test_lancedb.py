@@ -27,10 +27,10 @@ from . import _lancedb as lance
 
 pytestmark = pytest.mark.fidelity
 
-RANKING_EXAMPLES = 25
+RANKING_EXAMPLES = 55
 """Drawn tables per metric; each gives 1-2 write comparisons and 1-4 queries."""
-SEQUENCE_EXAMPLES = 7
-"""Drawn write sequences per metric (10 steps each)."""
+SEQUENCE_EXAMPLES = 12
+"""Drawn write sequences per metric (10 steps each): with the tables, 201 drawn cases."""
 
 
 def check(outcomes: list[Any]) -> None:

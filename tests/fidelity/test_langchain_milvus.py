@@ -28,14 +28,14 @@ from ._cases import COLORS, PHRASES, TITLES
 from ._compare import Verdict
 from ._divergences import FLOAT_ROUNDING
 from ._draw import Draw, HypothesisDraw
-from ._engines import (
+from ._langchain import call_recorded, compare_scored
+from ._milvus import (
     LC_MILVUS_SEED,
     langchain_milvus_store,
     lc_milvus_options,
     release_langchain_milvus_store,
     seed_lc_milvus,
 )
-from ._langchain import call_recorded, compare_scored
 from ._params import FIDELITY
 
 pytestmark = [

@@ -270,6 +270,10 @@ class _Seeded:
         return False
 
 
+EXAMPLES = {"lancedb": 200, "faiss": 100}
+"""Drawn cases per backend and metric: 200 for each integration (FAISS over its two metrics)."""
+
+
 @pytest.mark.parametrize(
     ("backend", "metric"),
     [pytest.param(b, m, id=f"{b}-{m}") for b, ms in METRICS.items() for m in ms],
@@ -277,7 +281,7 @@ class _Seeded:
 def test_llamaindex_lancedb_and_faiss_agree(backend: str, metric: str) -> None:
     cases: list[str] = []
 
-    @settings(FIDELITY, max_examples=80 if backend == "lancedb" else 50)
+    @settings(FIDELITY, max_examples=EXAMPLES[backend])
     @given(data=st.data())
     def run(data: st.DataObject) -> None:
         for label, verdict in llamaindex_case(HypothesisDraw(data.draw), backend, metric):

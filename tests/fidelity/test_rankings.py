@@ -27,12 +27,12 @@ EXAMPLES = {
     "faiss": 150,
     "milvus": 50,
     "milvus_int64": 40,
-    "pgvector": 40,
+    "pgvector": 55,
 }
 """Drawn datasets per metric; each yields 1-3 compared queries, so every engine gets several
 hundred ranking cases (run ``benchmarks/fidelity_report.py`` for the counts per behaviour).
 Milvus runs fewer per metric (three metrics plus INT64 keys; each call is a gRPC round trip);
-pgvector's three metrics, against a real PostgreSQL, get 120 datasets (CI time)."""
+pgvector's three metrics, against a real PostgreSQL, get 165 datasets (CI time)."""
 
 
 def check(outcomes: list[Outcome]) -> None:

@@ -1,7 +1,7 @@
 """The pgvector row: ``PlaceboVectorStore(profile="pgvector")`` as llama-index's ``PGVectorStore``.
 
 Facts: docs/integrations/new_integrations.md (li-pgvector-*), measured by
-tests/fidelity/probes/next/li_pgvector.py and compared at random by
+tests/fidelity/probes/li_pgvector.py and compared at random by
 tests/fidelity/test_llamaindex_pgvector.py on PostgreSQL; here they are asserted without a server.
 """
 

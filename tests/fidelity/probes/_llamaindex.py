@@ -68,3 +68,13 @@ def filters(*items: tuple[str, str, Any], condition: str | None = "and") -> Any:
     return MetadataFilters(
         filters=built, condition=FilterCondition(condition) if condition else None
     )
+
+
+def one(key: str, value: Any, op: Any = "==") -> Any:
+    """MetadataFilters of one condition ``key op value`` (``op``: a FilterOperator or its
+    value)."""
+    from llama_index.core.vector_stores.types import FilterOperator, MetadataFilter, MetadataFilters
+
+    return MetadataFilters(
+        filters=[MetadataFilter(key=key, value=value, operator=FilterOperator(op))]
+    )

@@ -13,6 +13,17 @@ last line is the key.
 from __future__ import annotations
 
 import numpy as np
+from _probe_geometry import META, li_embedding
+
+__all__ = [
+    "DOCS",
+    "META",
+    "RANDOM_TEXTS",
+    "TABLE",
+    "langchain_embeddings",
+    "llamaindex_embedding",
+    "vector",
+]
 
 TABLE = {
     "q": [1.0, 0.0, 0.0, 0.0],
@@ -33,14 +44,6 @@ TABLE.update({f"r{i}": row.tolist() for i, row in enumerate(_RANDOM[:12])})
 TABLE["qr"] = _RANDOM[12].tolist()
 RANDOM_TEXTS = [f"r{i}" for i in range(12)]
 DOCS = ["a", "b", "c", "d", "e", "f"]
-META = {
-    "a": {"color": "red", "n": 1, "price": 1.5},
-    "b": {"color": "blue", "n": 2, "price": 2.5},
-    "c": {"color": "red", "n": 3, "price": 3.5},
-    "d": {"color": "green", "n": 4, "price": 4.5},
-    "e": {"color": "blue", "n": 5, "price": 5.5},
-    "f": {"color": "red", "n": 6, "price": 6.5},
-}
 
 
 def vector(text: str) -> list[float]:
@@ -71,17 +74,5 @@ def langchain_embeddings():
 
 
 def llamaindex_embedding():
-    """A LlamaIndex ``BaseEmbedding`` that reads the table and records the strings it sees."""
-    from llama_index.core.embeddings import BaseEmbedding
-
-    class TableEmbedding(BaseEmbedding):
-        def _get_query_embedding(self, query: str) -> list[float]:
-            return vector(query)
-
-        async def _aget_query_embedding(self, query: str) -> list[float]:
-            return vector(query)
-
-        def _get_text_embedding(self, text: str) -> list[float]:
-            return vector(text)
-
-    return TableEmbedding(model_name="table")
+    """A LlamaIndex ``BaseEmbedding`` that reads the table."""
+    return li_embedding(vector)

@@ -11,17 +11,9 @@ from __future__ import annotations
 
 import numpy as np
 from _probe import Facts, chroma_client, raised
+from _probe_geometry import DOCS, Q
 
 F32 = np.float32
-QUERY = [1.0, 0.0, 0.0]
-DOCS = {  # chosen so that L2, squared L2, 1 - cos, cos, dot and 1 - dot all differ
-    "same": [1.0, 0.0, 0.0],
-    "twice": [2.0, 0.0, 0.0],
-    "c34": [3.0, 4.0, 0.0],
-    "diag": [0.6, 0.0, 0.8],
-    "ortho": [0.0, 1.0, 0.0],
-    "opp": [-1.0, 0.0, 0.0],
-}
 
 
 def distances(collection, query: list[float], k: int) -> dict[str, float]:
@@ -47,14 +39,14 @@ def main() -> None:
         made.add(ids=list(DOCS), embeddings=list(DOCS.values()))
         return made
 
-    l2 = distances(collection("default"), QUERY, 6)
+    l2 = distances(collection("default"), Q, 6)
     expected_l2 = {"same": 0.0, "twice": 1.0, "c34": 20.0, "ortho": 2.0, "opp": 4.0}
     facts.check(
         "chroma-score-l2",
         all(l2[k] == v for k, v in expected_l2.items()) and abs(l2["diag"] - 0.8) < 1e-6,
         f"default space (no metadata) = squared L2, ascending: {l2}",
     )
-    cosine = distances(collection("cosine", metadata={"hnsw:space": "cosine"}), QUERY, 6)
+    cosine = distances(collection("cosine", metadata={"hnsw:space": "cosine"}), Q, 6)
     facts.check(
         "chroma-score-cosine",
         cosine["same"] == 0.0
@@ -65,14 +57,14 @@ def main() -> None:
         f"cosine = 1 - cos in [0, 2], ascending: {cosine}",
     )
     configured = distances(
-        collection("configured", configuration={"hnsw": {"space": "cosine"}}), QUERY, 6
+        collection("configured", configuration={"hnsw": {"space": "cosine"}}), Q, 6
     )
     facts.check(
         "chroma-score-space-setting",
         configured == cosine,
         "configuration={'hnsw': {'space': 'cosine'}} gives the same numbers as the metadata key",
     )
-    ip = distances(collection("ip", metadata={"hnsw:space": "ip"}), QUERY, 6)
+    ip = distances(collection("ip", metadata={"hnsw:space": "ip"}), Q, 6)
     facts.check(
         "chroma-score-ip",
         ip["c34"] == -2.0 and ip["twice"] == -1.0 and ip["same"] == 0.0 and ip["opp"] == 2.0,

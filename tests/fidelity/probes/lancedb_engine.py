@@ -11,56 +11,17 @@ Run: python tests/fidelity/probes/lancedb_engine.py
 
 from __future__ import annotations
 
-import math
 import shutil
 import tempfile
-from collections.abc import Callable
 from typing import Any
 
 import lancedb
 import numpy as np
-from _probe import Facts
+from _probe import Facts, check, check_error, error_of
+from _probe_geometry import DOCS, Q
 from lancedb.index import IvfPq
 
 FACTS = Facts("LanceDB engine (embedded)", "lancedb", "pyarrow")
-Q = [1.0, 0.0, 0.0]
-DOCS: dict[str, list[float]] = {
-    "same": [1.0, 0.0, 0.0],
-    "twice": [2.0, 0.0, 0.0],
-    "c34": [3.0, 4.0, 0.0],
-    "diag": [0.6, 0.0, 0.8],
-    "ortho": [0.0, 1.0, 0.0],
-    "opp": [-1.0, 0.0, 0.0],
-}
-
-
-def _equal(a: Any, b: Any) -> bool:
-    if isinstance(a, float) and isinstance(b, float) and math.isnan(a) and math.isnan(b):
-        return True
-    if isinstance(a, list | tuple) and isinstance(b, list | tuple):
-        return len(a) == len(b) and all(_equal(x, y) for x, y in zip(a, b, strict=True))
-    return bool(a == b)
-
-
-def check(fact: str, got: Any, want: Any) -> None:
-    """Record a fact that holds when ``got == want`` (floats exactly)."""
-    FACTS.check(fact, _equal(got, want), repr(got))
-
-
-def error_of(fn: Callable[[], Any]) -> tuple[str, str] | None:
-    """(exception class name, first line of its message), or None when fn succeeds."""
-    try:
-        fn()
-    except Exception as error:  # the probe records what the engine raises
-        return type(error).__name__, str(error).strip().splitlines()[0]
-    return None
-
-
-def check_error(fact: str, err: tuple[str, str] | None, cls: str, prefix: str) -> None:
-    """Record a fact that holds when the call raised ``cls`` with a message starting with
-    ``prefix``."""
-    holds = err is not None and err[0] == cls and err[1].startswith(prefix)
-    FACTS.check(fact, holds, repr(err))
 
 
 RECORDS: list[tuple[str, dict[str, Any]]] = [

@@ -2,7 +2,7 @@
 
 Integrations: langchain-community 0.4.2 ``langchain_community.vectorstores.LanceDB`` and
 langchain-lancedb 0.1.0 ``langchain_lancedb.LanceDB`` on lancedb 0.40 (embedded, tmp dir).
-Unit-vector table embeddings from _unit_table; both return LanceDB's raw ``_distance``.
+Unit-vector table embeddings from _probe_geometry; both return LanceDB's raw ``_distance``.
 Run: python tests/fidelity/probes/lc_lancedb.py
 """
 
@@ -12,7 +12,8 @@ import time
 import warnings
 from typing import Any
 
-from _unit_table import META, check, check_error, error_of, finish, lc_embeddings, scratch_dir
+from _probe import check, check_error, error_of, finish, scratch_dir
+from _probe_geometry import META, lc_embeddings
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # "langchain-community is being sunset"

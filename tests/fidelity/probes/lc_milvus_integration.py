@@ -6,7 +6,7 @@ langchain-milvus 0.3.3 with pymilvus 2.6.9. Built with ``connection_args={"uri":
 "db_name": "default"}`` (pymilvus 2.6.9 otherwise reads the first path segment of the file URI
 as a database name) and ``index_params={"metric_type": M, "index_type": "FLAT"}``. Texts are
 embedded by a table: cos(q, a..f) = 1, .8, .6, 0, -.6, -1. Facts:
-docs/integrations/new_integrations.md#langchain-langchain-milvus-milvus.
+docs/integrations/new_integrations.md#langchain-langchain-milvus-milvus-lc_milvus_integrationpy.
 
 Run: python tests/fidelity/probes/lc_milvus_integration.py
 """
@@ -22,11 +22,11 @@ import warnings
 from typing import Any
 
 from _probe import Facts, raised
+from _probe_geometry import UNIT, lc_embeddings
 
 warnings.simplefilter("ignore")  # milvus-lite 2.5.1 imports the deprecated pkg_resources
 logging.disable(logging.CRITICAL)
 
-from langchain_core.embeddings import Embeddings  # noqa: E402
 from langchain_milvus import Milvus  # noqa: E402
 from milvus_lite.server_manager import server_manager_instance  # noqa: E402
 
@@ -34,15 +34,6 @@ facts = Facts(
     "langchain-milvus Milvus on the Milvus 2.5 core", "langchain-milvus", "milvus-lite", "pymilvus"
 )
 
-UNIT = {
-    "q": [1.0, 0.0, 0.0, 0.0],
-    "a": [1.0, 0.0, 0.0, 0.0],
-    "b": [0.8, 0.6, 0.0, 0.0],
-    "c": [0.6, 0.8, 0.0, 0.0],
-    "d": [0.0, 1.0, 0.0, 0.0],
-    "e": [-0.6, 0.8, 0.0, 0.0],
-    "f": [-1.0, 0.0, 0.0, 0.0],
-}
 META = {
     t: {"color": c, "n": n, "price": n + 0.5, "flag": n % 2 == 1}
     for t, c, n in zip(
@@ -51,14 +42,9 @@ META = {
 }
 
 
-class Table(Embeddings):
-    """Embeds a text by its last character (a table lookup, no model)."""
-
-    def embed_documents(self, texts: list[str]) -> list[list[float]]:
-        return [self.embed_query(t) for t in texts]
-
-    def embed_query(self, text: str) -> list[float]:
-        return list(UNIT.get(text[-1:], [0.0, 0.0, 0.0, 1.0]))
+def last_character(text: str) -> list[float]:
+    """A text's vector: the ``UNIT`` entry of its last character, e4 for any other."""
+    return list(UNIT.get(text[-1:], [0.0, 0.0, 0.0, 1.0]))
 
 
 def error(call: Any) -> str:
@@ -234,7 +220,9 @@ def main() -> None:
     conn = {"uri": os.path.join(root, "m.db"), "db_name": "default"}
 
     def store(name: str, **kw: Any) -> Any:
-        return Milvus(Table(), connection_args=conn, collection_name=name, **kw)
+        return Milvus(
+            lc_embeddings(last_character), connection_args=conn, collection_name=name, **kw
+        )
 
     try:
         scores(store)

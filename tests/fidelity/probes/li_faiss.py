@@ -2,7 +2,7 @@
 
 Integration: llama-index-vector-stores-faiss 0.7.0 on faiss-cpu (IndexFlatL2 / IndexFlatIP), in
 process. The store keeps only vectors; the nodes live in the docstore and are mapped back by
-position. Unit-vector table embedding from _unit_table.
+position. Unit-vector table embedding from _probe_geometry.
 Run: python tests/fidelity/probes/li_faiss.py
 """
 
@@ -11,10 +11,11 @@ from __future__ import annotations
 import time
 import warnings
 
-import _unit_table as common
+import _probe_geometry as common
 import faiss
 import numpy as np
-from _unit_table import META, check, check_error, error_of, finish, li_embedding
+from _probe import check, check_error, error_of, finish
+from _probe_geometry import META, li_embedding
 from llama_index.core import StorageContext, VectorStoreIndex
 from llama_index.core.schema import TextNode
 from llama_index.core.vector_stores import MetadataFilter, MetadataFilters

@@ -1,7 +1,7 @@
 """Probe: llama-index ``LanceDBVectorStore`` -- scores, MetadataFilters translation, writes.
 
 Integration: llama-index-vector-stores-lancedb 0.6.0 on lancedb 0.40 (embedded, tmp dir). Nodes go
-through ``VectorStoreIndex`` with the unit-vector table embedding from _unit_table.
+through ``VectorStoreIndex`` with the unit-vector table embedding from _probe_geometry.
 Run: python tests/fidelity/probes/li_lancedb.py
 """
 
@@ -12,8 +12,11 @@ import time
 import warnings
 from typing import Any
 
-import _unit_table as common
-from _unit_table import META, check, check_error, error_of, finish, li_embedding, scratch_dir
+import _probe_geometry as common
+from _llamaindex import filters as conditions
+from _llamaindex import one
+from _probe import check, check_error, error_of, finish, scratch_dir
+from _probe_geometry import META, li_embedding
 from llama_index.core import StorageContext, VectorStoreIndex
 from llama_index.core.schema import TextNode
 from llama_index.core.vector_stores import (
@@ -39,10 +42,6 @@ def _slug(name: str) -> str:
 
 EXTRA: dict[str, dict[str, Any]] = {"g": {"n": 1.0, "color": "x"}, "h": {"n": 2, "color": "y"}}
 Op = FilterOperator
-
-
-def one(key: str, value: Any, op: FilterOperator = Op.EQ) -> MetadataFilters:
-    return MetadataFilters(filters=[MetadataFilter(key=key, value=value, operator=op)])
 
 
 def main() -> None:
@@ -126,25 +125,10 @@ def retrieval(index: VectorStoreIndex) -> None:
         ("color in [red,green]", one("color", ["red", "green"], Op.IN), "acdf"),
         ("n in [1,2]", one("n", [1, 2], Op.IN), "abgh"),
         ("color text_match re", one("color", "re", Op.TEXT_MATCH), "acdf"),
-        (
-            "AND[color==red, n>1]",
-            MetadataFilters(
-                filters=[
-                    MetadataFilter(key="color", value="red"),
-                    MetadataFilter(key="n", value=1, operator=Op.GT),
-                ]
-            ),
-            "cf",
-        ),
+        ("AND[color==red, n>1]", conditions(("color", "==", "red"), ("n", ">", 1)), "cf"),
         (
             "OR[color==green, n==1]",
-            MetadataFilters(
-                filters=[
-                    MetadataFilter(key="color", value="green"),
-                    MetadataFilter(key="n", value=1),
-                ],
-                condition=FilterCondition.OR,
-            ),
+            conditions(("color", "==", "green"), ("n", "==", 1), condition="or"),
             "adg",
         ),
         (

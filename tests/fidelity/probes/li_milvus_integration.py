@@ -5,7 +5,8 @@ llama-index-vector-stores-milvus 1.2.0 with pymilvus 2.6.9. The store is built w
 ``db_name="default"`` (pymilvus 2.6.9 otherwise reads the first path segment of the file URI as a
 database name) and ``use_async_client=False`` (its AsyncMilvusClient refuses to start outside a
 running event loop). Nodes are embedded by a table: cos(q, a..f) = 1, .8, .6, 0, -.6, -1; g..j
-lie at 0. Facts: docs/integrations/new_integrations.md#llamaindex-milvusvectorstore-li_milvuspy.
+lie at 0. Facts:
+docs/integrations/new_integrations.md#llamaindex-milvusvectorstore-li_milvus_integrationpy.
 
 Run: python tests/fidelity/probes/li_milvus_integration.py
 """
@@ -20,12 +21,13 @@ import warnings
 from typing import Any
 
 from _probe import Facts, raised
+from _probe_geometry import META as TABLE_META
+from _probe_geometry import UNIT, last_line, li_embedding
 
 warnings.simplefilter("ignore")  # milvus-lite 2.5.1 imports the deprecated pkg_resources
 logging.disable(logging.CRITICAL)
 
 from llama_index.core import StorageContext, VectorStoreIndex  # noqa: E402
-from llama_index.core.embeddings import BaseEmbedding  # noqa: E402
 from llama_index.core.schema import TextNode  # noqa: E402
 from llama_index.core.vector_stores import (  # noqa: E402
     FilterCondition,
@@ -44,22 +46,8 @@ facts = Facts(
     "pymilvus",
 )
 Op = FilterOperator
-UNIT = {
-    "q": [1.0, 0.0, 0.0, 0.0],
-    "a": [1.0, 0.0, 0.0, 0.0],
-    "b": [0.8, 0.6, 0.0, 0.0],
-    "c": [0.6, 0.8, 0.0, 0.0],
-    "d": [0.0, 1.0, 0.0, 0.0],
-    "e": [-0.6, 0.8, 0.0, 0.0],
-    "f": [-1.0, 0.0, 0.0, 0.0],
-}
 META: dict[str, dict[str, Any]] = {
-    "a": {"color": "red", "n": 1, "price": 1.5},
-    "b": {"color": "blue", "n": 2, "price": 2.5},
-    "c": {"color": "red", "n": 3, "price": 3.5},
-    "d": {"color": "green", "n": 4, "price": 4.5},
-    "e": {"color": "blue", "n": 5, "price": 5.5},
-    "f": {"color": "red", "n": 6, "price": 6.5},
+    **TABLE_META,
     "g": {"n": 1.0, "flag": True},
     "h": {"flag": 1, "n": "1"},
     "i": {"tags": ["x", "y"], "color": "red"},
@@ -68,19 +56,8 @@ META: dict[str, dict[str, Any]] = {
 
 
 def vector(text: str) -> list[float]:
-    key = text.strip().rsplit("\n", 1)[-1].strip()
-    return list(UNIT.get(key, [0.0, 0.0, 0.0, 1.0]))
-
-
-class TableEmbedding(BaseEmbedding):
-    def _get_query_embedding(self, query: str) -> list[float]:
-        return vector(query)
-
-    async def _aget_query_embedding(self, query: str) -> list[float]:
-        return vector(query)
-
-    def _get_text_embedding(self, text: str) -> list[float]:
-        return vector(text)
+    """A text's vector: the ``UNIT`` entry of its last line, e4 for any other (g..j)."""
+    return list(UNIT.get(last_line(text), [0.0, 0.0, 0.0, 1.0]))
 
 
 INSENSITIVE = (
@@ -105,14 +82,14 @@ def scores_and_filters(store: Any) -> None:
         index = VectorStoreIndex(
             nodes,
             storage_context=StorageContext.from_defaults(vector_store=vs),
-            embed_model=TableEmbedding(model_name="table"),
+            embed_model=li_embedding(vector),
         )
         got = index.as_retriever(similarity_top_k=7).retrieve("q")
         observed = [[n.node.text for n in got], [n.score for n in got][:4]]
         facts.check(f"li-milvus-score-{metric.lower()}", observed == [ids, scores], observed)
     default = store(collection_name="c_IP")
     facts.check("li-milvus-default-metric-ip", default.similarity_metric == "IP", "IP")
-    index = VectorStoreIndex.from_vector_store(default, embed_model=TableEmbedding(model_name="t"))
+    index = VectorStoreIndex.from_vector_store(default, embed_model=li_embedding(vector))
 
     def run(filters: MetadataFilters) -> Any:
         def go() -> str:

@@ -11,11 +11,10 @@ from __future__ import annotations
 
 import logging
 import pickle
-import tempfile
 import uuid
 import warnings
 
-from _probe import Facts, chroma_client, name, raised
+from _probe import Facts, chroma_client, name, raised, scratch_dir
 
 warnings.filterwarnings("ignore")
 logging.disable(logging.WARNING)  # BaseComponent logs each private attribute it drops
@@ -75,16 +74,16 @@ def main() -> None:
         f"the pickle drops _collection; the first use raises {name(kind)}: {message}",
     )
 
-    directory = tempfile.mkdtemp()
     simple = SimpleVectorStore()
     index = VectorStoreIndex(
         nodes(),
         storage_context=StorageContext.from_defaults(vector_store=simple),
         embed_model=MockEmbedding(embed_dim=4),
     )
-    index.storage_context.persist(persist_dir=directory)
-    context = StorageContext.from_defaults(persist_dir=directory)
-    reloaded = load_index_from_storage(context, embed_model=MockEmbedding(embed_dim=4))
+    with scratch_dir("li-storage") as directory:
+        index.storage_context.persist(persist_dir=str(directory))
+        context = StorageContext.from_defaults(persist_dir=str(directory))
+        reloaded = load_index_from_storage(context, embed_model=MockEmbedding(embed_dim=4))
     kept = sorted(reloaded.vector_store.data.embedding_dict)
     facts.check(
         "li-simple-persist-dir",

@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 from _probe import Facts, raised
+from _probe_geometry import DOCS, Q
 
 warnings.simplefilter("ignore")  # milvus-lite 2.5.1 imports the deprecated pkg_resources
 logging.disable(logging.CRITICAL)  # pymilvus logs every rejected request with a traceback
@@ -35,15 +36,6 @@ facts = Facts("Milvus 2.5 core", "milvus-lite", "pymilvus")
 if int(milvus_lite.__version__.split(".")[0]) >= 3:
     raise SystemExit(f"milvus-lite {milvus_lite.__version__} is not the Milvus core: install 2.5.x")
 
-Q = [1.0, 0.0, 0.0]
-DOCS = {
-    "same": [1.0, 0.0, 0.0],
-    "twice": [2.0, 0.0, 0.0],
-    "c34": [3.0, 4.0, 0.0],
-    "diag": [0.6, 0.0, 0.8],
-    "ortho": [0.0, 1.0, 0.0],
-    "opp": [-1.0, 0.0, 0.0],
-}
 RECORDS: list[tuple[str, dict[str, Any]]] = [
     ("r1", {"color": "red", "n": 1}),
     ("r2", {"color": "blue", "n": 5}),

@@ -13,7 +13,8 @@ from __future__ import annotations
 import time
 
 import psycopg
-from _pgprobe import check, error_of, finish, postgres
+from _probe import check, error_of, finish
+from _probe_pg import postgres
 
 STARTED = time.perf_counter()
 

@@ -13,7 +13,9 @@ import time
 
 import numpy as np
 import psycopg
-from _pgprobe import DOCS, Q, check, finish, postgres
+from _probe import check, finish
+from _probe_geometry import DOCS, Q
+from _probe_pg import postgres
 
 STARTED = time.perf_counter()
 

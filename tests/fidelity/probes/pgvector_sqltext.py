@@ -13,7 +13,8 @@ from __future__ import annotations
 import time
 
 import psycopg
-from _pgprobe import check, finish, postgres
+from _probe import check, finish
+from _probe_pg import postgres
 
 from placeborag_core.backends.pgvector.sqltext import PgvectorCastError, float8in
 

