@@ -101,7 +101,7 @@ class Deletes:
         becomes the expression `pk in [...]` (and `expr` is ignored); otherwise `expr` must be
         a str (AssertionError). False where the engine refuses the delete: no collection yet,
         an invalid expression, an id that is not a str (`pk in [1]` on the VARCHAR key)
-        (`docs/integrations/new_integrations.md#lc-milvus-delete-expr`)."""
+        (`docs/integrations/new_integrations.md#lc-milvus-delete`)."""
         facts = self._facts
         missing = self._collections is not None and not self._collections.exists(ns)
         if isinstance(ids, list) and ids:

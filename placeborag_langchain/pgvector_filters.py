@@ -9,7 +9,7 @@ three-valued `AND OR NOT`. Each becomes the core pgvector module's predicate for
 (`placeborag_core.backends.pgvector.jsonb`), so `$eq` is numeric (1 == 1.0) while `$in` compares
 text (1 matches "1", not 1.0), JSON null matches `$ne`, a missing key matches neither `$ne` nor
 `$nin`. Malformed filters raise what langchain-postgres 0.0.19 raises, with its messages.
-Facts: `docs/integrations/new_integrations.md#langchain-langchain-postgres-pgvector`.
+Facts: `docs/integrations/new_integrations.md#langchain-langchain-postgres-pgvector-lc_pgvectorpy`.
 """
 
 from __future__ import annotations
