@@ -7,8 +7,9 @@ field (str VARCHAR, int INT64, float DOUBLE, bool BOOL, dict JSON); the primary 
 From then on every record must give every metadata field a value its type takes (pymilvus
 refuses the row otherwise, naming the field) and keys that are not fields are dropped. Searches
 before the collection exists return nothing, and filters are Milvus expressions over the typed
-fields (an unknown name is an error). Measured on Milvus Lite 2.5 with langchain-milvus 0.3.3:
-`docs/integrations/new_integrations.md#langchain-langchain-milvus-milvus-lc_milvus_integrationpy` (`lc-milvus-*`).
+fields (an unknown name is an error). Measured on Milvus Lite 2.5 with langchain-milvus 0.3.3
+(facts `lc-milvus-*`):
+`docs/integrations/new_integrations.md#langchain-langchain-milvus-milvus-lc_milvus_integrationpy`.
 
 `FieldRules` is the integration's row data (the field names and messages); `Collections` is
 one store's state: the schema of each namespace (the collection) once its first batch fixed it.
