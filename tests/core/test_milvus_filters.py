@@ -135,6 +135,18 @@ def test_errors_raised_while_rows_are_read_need_rows() -> None:
     assert found('json_contains(tags, "q") and color == title') == []  # skipped: none left
 
 
+def test_errors_raised_while_rows_are_read_need_rows_deleted_ones_count() -> None:
+    """lc-milvus-runtime-error-deleted-rows: the segment keeps deleted rows, and a filter that
+    fails as it runs fails over them (a conjunction skips nothing when no row is live)."""
+    store = FakeVectorStore(profile="milvus")
+    store.upsert("a", None, {"color": "red"}, vector=[1.0, 0.5])
+    store.delete(["a"])
+    for where in ("color == title", 'color == "x" and color == title'):
+        with pytest.raises(MilvusFilterError, match="unsupported left datatype:JSON"):
+            store.query([1.0, 0.5], 3, where=where)
+    assert store.query([1.0, 0.5], 3) == []
+
+
 def test_int64_keys_list_and_filter_as_numbers() -> None:
     store = FakeVectorStore(profile="milvus_int64")
     store.upsert_many([(i, None, {}, [1.0, 0.0]) for i in ("10", "9", "-3", "007")])

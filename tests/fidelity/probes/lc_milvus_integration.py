@@ -214,6 +214,31 @@ def schema(store: Any) -> None:
     )  # fmt: skip
 
 
+def filters(store: Any) -> None:
+    """Filters on the typed fields measured against the fidelity report's seeds."""
+    first = {"color": "red", "n": 1, "price": 1.5, "flag": True}
+
+    def found(vs: Any, expr: str) -> str:
+        return error(
+            lambda: sorted(d.metadata["pk"] for d in vs.similarity_search("q", k=9, expr=expr))
+        )
+
+    gone = store("deleted_rows")
+    gone.add_texts(["s"], metadatas=[first], ids=["s"])
+    gone.delete(["s"])
+    never = store("no_rows")
+    error(lambda: never.add_texts(["s", "t"], metadatas=[first, {"color": "x"}], ids=["s", "t"]))
+    runtime = ("flag", "text not in [-1]", 'color == "zz" and flag')
+    after_delete = [found(gone, e) for e in runtime]
+    never_rows = [found(never, e) for e in runtime]
+    facts.check(
+        "lc-milvus-runtime-error-deleted-rows",
+        all(g.startswith("MilvusException: <MilvusException: (code=2000, message=Operator::GetOutput failed") for g in after_delete)
+        and never_rows == ["None: []"] * 3,
+        [after_delete, never_rows],
+    )  # fmt: skip
+
+
 def main() -> None:
     root = tempfile.mkdtemp(prefix="placeborag-lc-milvus-probe-")
     os.environ["GLOG_log_dir"] = root  # noqa: SIM112 - glog's own variable: no logs in /tmp
@@ -227,6 +252,7 @@ def main() -> None:
     try:
         scores(store)
         schema(store)
+        filters(store)
     finally:
         server_manager_instance.release_all()
         shutil.rmtree(root, ignore_errors=True)
