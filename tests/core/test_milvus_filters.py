@@ -46,6 +46,8 @@ def found(where: Any, profile: str = "milvus") -> list[str]:
         ('color not in ["red"]', ["r2", "r3", "r4", "r5", "r6"]),
         ('color like "r%"', ["r1"]),
         ('color like "%"', []),
+        ('color like "___"', []),  # only wildcards: nothing, not "red"
+        ('color like "r_d"', ["r1"]),
         ('json_contains(tags, "x")', ["r4"]),
         ("array_length(tags) == 0", ["r1", "r2", "r3", "r5", "r6"]),
         ('obj["a"] == 1', ["r6"]),

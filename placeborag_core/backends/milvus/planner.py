@@ -287,9 +287,7 @@ class _Planner:
             return Test(field.getter, lambda v: False)
         regex = like_regex(node.pattern)
         if regex is None:
-            if field.type is None:
-                return Test(field.getter, lambda v: False)
-            return Test(field.getter, lambda v: isinstance(v, str))
+            return Test(field.getter, lambda v: False)
         return Test(field.getter, lambda v: isinstance(v, str) and regex.fullmatch(v) is not None)
 
     def call(self, node: ex.Call) -> Predicate:

@@ -164,8 +164,9 @@ REVERSED = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "!=", "!=": "=="}
 
 
 def like_regex(pattern: str) -> re.Pattern[str] | None:
-    """The pattern as an anchored regex (None: a pattern of only ``%``, which matches nothing)."""
-    if pattern and set(pattern) == {"%"}:
+    """The pattern as an anchored regex (None: a pattern of only wildcards, ``%`` and ``_``,
+    which matches nothing on any field: ``milvus-filter-like-wildcards-only-match-nothing``)."""
+    if pattern and set(pattern) <= {"%", "_"}:
         return None
     out: list[str] = []
     i = 0

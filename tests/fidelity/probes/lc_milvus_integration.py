@@ -237,6 +237,21 @@ def filters(store: Any) -> None:
         and never_rows == ["None: []"] * 3,
         [after_delete, never_rows],
     )  # fmt: skip
+    values = ("red", "", "blue", "%x", "r")
+    for name, dynamic in (("like_typed", False), ("like_dynamic", True)):
+        vs = store(name, enable_dynamic_field=dynamic)
+        metas = [{**first, "color": c} if not dynamic else {"color": c} for c in values]
+        vs.add_texts(list("abcde"), metadatas=metas, ids=list("abcde"))
+        nothing = ['color like "%"', 'color like "%%"', 'color like "_"', 'color like "___"',
+                   'color like "%_"', 'color like "_%_"', 'text like "%"', 'pk like "_"']  # fmt: skip
+        got = {e: found(vs, e) for e in nothing}
+        some = {e: found(vs, e) for e in ('color like "__d"', 'color like "%_d"', 'color like "r"')}
+        facts.check(
+            f"lc-milvus-like-wildcards-only-{name.split('_')[1]}",
+            set(got.values()) == {"None: []"}
+            and list(some.values()) == ["None: ['a']", "None: ['a']", "None: ['e']"],
+            [got, some],
+        )
 
 
 def main() -> None:
