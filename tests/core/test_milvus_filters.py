@@ -80,6 +80,14 @@ def test_expressions_mean_what_milvus_measured(expr: Any, ids: list[str]) -> Non
         ('n in [1, "5"]', 2000, "kInt64Val"),
         ("color == title", 2000, "unsupported left datatype:JSON of compare expr"),
         ("id == 5", 1100, "Invalid expr: id == 5: invalid parameter"),
+        # the planner passes the whole expression before the core checks it
+        ('(n in [] or title == "x")', 2000, "Cannot find field with field_id: 0"),
+        ("(n in [] or id == 5)", 1100, "invalid parameter"),
+        ("not (n == 1) and id == 5", 1100, "invalid parameter"),
+        # an operand of and/or is a condition, not a bare name or a number
+        ('(title like "%e%" || color)', 1100, "invalid parameter"),
+        ("color and n == 1", 1100, "invalid parameter"),
+        ("(n == 1 or 1)", 1100, "invalid parameter"),
     ],
 )
 def test_rejected_expressions_raise_milvus_errors(expr: str, code: int, text: str) -> None:

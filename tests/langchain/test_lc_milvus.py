@@ -76,6 +76,20 @@ def test_like_of_wildcards_only_matches_nothing_on_typed_fields() -> None:
     assert sorted(d.metadata["pk"] for d in found) == ["a", "b"]
 
 
+def test_planner_errors_come_before_core_errors_and_bool_fields_are_operands() -> None:
+    """milvus-filter-planner-errors-first, milvus-filter-logic-operands (seeds 30034, 30073)."""
+    vs = store()
+    vs.add_texts(["a"], metadatas=[FIRST], ids=["a"])
+    for expr in ('(n in [] or title == "x")', '((color = "red" and flag < true) or n in [1])'):
+        with pytest.raises(MilvusError, match="invalid parameter"):
+            vs.similarity_search("a", k=5, expr=expr)
+    with pytest.raises(MilvusError, match="Cannot find field with field_id: 0"):
+        vs.similarity_search("a", k=5, expr="(n in [] or n == 1)")
+    assert [d.metadata["pk"] for d in vs.similarity_search("a", k=5, expr="(n == 1 or flag)")] == [
+        "a"
+    ]
+
+
 def test_delete_by_ids_or_expr() -> None:
     vs = store()
     vs.add_texts(["a", "b", "c"], metadatas=[FIRST, {**FIRST, "n": 2}, FIRST], ids=list("abc"))

@@ -88,12 +88,23 @@ class _Typed:
 
 
 class _Planner:
+    """Checks an expression as the engine does in two passes: the planner's (every error
+    ``Invalid expr``, code 1100, raised at once) over the whole tree, then the core's (code
+    2000), whose errors ``deferred`` keeps until the planner's pass is through: any planner
+    error wins (measured: ``milvus-filter-planner-errors-first``)."""
+
     def __init__(self, text: str, schema: Schema) -> None:
         self.text = text
         self.schema = schema
+        self.deferred: list[MilvusFilterError] = []
 
     def invalid(self) -> MilvusFilterError:
         return invalid_expr(self.text)
+
+    def defer(self, error: MilvusFilterError) -> Predicate:
+        """A core error, raised once the planner has passed the whole expression."""
+        self.deferred.append(error)
+        return Everything()
 
     def name(self, node: ex.Node) -> _Typed | None:
         if not isinstance(node, ex.Field):
@@ -140,12 +151,12 @@ class _Planner:
 
     def plan(self, node: ex.Node) -> Predicate:
         if isinstance(node, ex.Binary) and node.op in ("and", "or"):
-            parts = [self.plan(node.left), self.plan(node.right)]
+            parts = [self.operand(node.left), self.operand(node.right)]
             return And(parts) if node.op == "and" else Or(parts)
         if isinstance(node, ex.Unary) and node.op == "not":
             if self.is_condition(node.operand):
                 self.plan(node.operand)  # its own errors come first
-                raise _not_supported()
+                return self.defer(_not_supported())
             raise self.invalid()
         if isinstance(node, ex.Binary) and node.op in ("==", "!=", "<", "<=", ">", ">="):
             return self.compare(node)
@@ -168,7 +179,17 @@ class _Planner:
                     operator=True,
                 )
             )
-        raise _json_type_error("JSON" if named.type is None else named.type.upper())
+        return self.defer(_json_type_error("JSON" if named.type is None else named.type.upper()))
+
+    def operand(self, node: ex.Node) -> Predicate:
+        """An operand of ``and``/``or``: a condition, or a BOOL field; a bare name of another
+        type or a literal is the planner's error (measured: ``milvus-filter-logic-operands``)."""
+        if isinstance(node, ex.Literal) and not isinstance(node.value, bool):
+            raise self.invalid()
+        named = self.name(node)
+        if named is not None and named.type != "bool":
+            raise self.invalid()
+        return self.plan(node)
 
     @staticmethod
     def is_condition(node: ex.Node) -> bool:
@@ -268,7 +289,7 @@ class _Planner:
         if any(value is MISSING for value in values):
             raise self.invalid()
         if not values:
-            raise _empty_term()
+            return self.defer(_empty_term())
         first = kind_of(values[0])
         assert first is not None  # literals are scalars
         if field.type is not None:
@@ -352,4 +373,8 @@ def read_expression(expr: str, schema: Schema | None = None) -> Predicate:
         raise invalid_expr(expr) from None
     if node is None:
         return Everything()
-    return _Planner(expr, schema or Schema()).plan(node)
+    planner = _Planner(expr, schema or Schema())
+    predicate = planner.plan(node)
+    if planner.deferred:
+        raise planner.deferred[0]
+    return predicate

@@ -254,6 +254,31 @@ def filters(store: Any) -> None:
         )
 
 
+def planner_first(store: Any) -> None:
+    """The planner's errors (code 1100) before the core's (2000); and/or operands."""
+    vs = store("planner_first")
+    vs.add_texts(["a", "b"], metadatas=[{"color": "red", "n": 1, "price": 1.5, "flag": True}] * 2, ids=["a", "b"])  # fmt: skip
+
+    def code(expr: str) -> str:
+        got = error(lambda: sorted(d.metadata["pk"] for d in vs.similarity_search("q", k=5, expr=expr)))  # fmt: skip
+        return got.split(", message=")[0].rsplit("(", 1)[-1] if "code=" in got else got
+
+    order = {e: code(e) for e in ('(n in [] or title == "x")', "not (n == 1) and title == 1",
+                                  "(n in [] or n == 1)", "(n == 1 and not (n == 2))")}  # fmt: skip
+    facts.check(
+        "lc-milvus-planner-errors-first",
+        list(order.values()) == ["code=1100", "code=1100", "code=2000", "code=2000"],
+        order,
+    )
+    operands = {e: code(e) for e in ('(color == "red" || n)', "color or flag", "n == 1 and color",
+                                     "(1 or n == 1)", "(n == 1 || flag)", "color", "n")}  # fmt: skip
+    facts.check(
+        "lc-milvus-logic-operands",
+        list(operands.values()) == ["code=1100"] * 4 + ["None: ['a', 'b']", "code=2000", "code=2000"],
+        operands,
+    )  # fmt: skip
+
+
 def main() -> None:
     root = tempfile.mkdtemp(prefix="placeborag-lc-milvus-probe-")
     os.environ["GLOG_log_dir"] = root  # noqa: SIM112 - glog's own variable: no logs in /tmp
@@ -268,6 +293,7 @@ def main() -> None:
         scores(store)
         schema(store)
         filters(store)
+        planner_first(store)
     finally:
         server_manager_instance.release_all()
         shutil.rmtree(root, ignore_errors=True)
