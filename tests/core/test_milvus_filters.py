@@ -78,6 +78,22 @@ def test_expressions_mean_what_milvus_measured(expr: Any, ids: list[str]) -> Non
         ('color == "red" and', 1100, "invalid parameter"),
         ("n in []", 2000, "Cannot find field with field_id: 0"),
         ('n in [1, "5"]', 2000, "kInt64Val"),
+        (
+            'n in [true, "5"]',
+            2000,
+            (
+                'kBoolVal)"  at /workspace/milvus-lite/thirdparty/milvus/internal/core/src/exec/'
+                "expression/Utils.h:126"
+            ),
+        ),
+        (
+            "n in [1.5, 1]",
+            2000,
+            (
+                'kFloatVal)"  at /workspace/milvus-lite/thirdparty/milvus/internal/core/src/exec/'
+                "expression/Utils.h:140"
+            ),
+        ),
         ("color == title", 2000, "unsupported left datatype:JSON of compare expr"),
         ("id == 5", 1100, "Invalid expr: id == 5: invalid parameter"),
         # the planner passes the whole expression before the core checks it

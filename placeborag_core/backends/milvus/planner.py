@@ -56,7 +56,8 @@ def _empty_term() -> MilvusFilterError:
 
 
 _VAL_CASE = {bool: "kBoolVal", int: "kInt64Val", float: "kFloatVal", str: "kStringVal"}
-_VAL_LINE = {bool: 115, int: 130, float: 122, str: 145}
+_VAL_LINE = {bool: 126, int: 130, float: 140, str: 145}
+"""Where ``Utils.h`` asserts a list item's kind (``milvus-filter-term-kind-assert``)."""
 
 
 def _term_kind_error(kind: type) -> MilvusFilterError:

@@ -279,6 +279,22 @@ def planner_first(store: Any) -> None:
     )  # fmt: skip
 
 
+def term_kinds(store: Any) -> None:
+    """Where the core asserts the kind of an ``in`` list's items: the file line per kind."""
+    vs = store("term_kinds", enable_dynamic_field=True)
+    vs.add_texts(["a"], metadatas=[{"color": "red", "n": 1}], ids=["a"])
+    lines = {}
+    for expr in ('missing in [true, "x"]', 'missing in [1, "x"]', 'missing in [1.5, "x"]', 'missing in ["x", 1]'):  # fmt: skip
+        got = error(lambda e=expr: vs.similarity_search("q", k=5, expr=e))
+        lines[expr] = got.split("GenericValue::")[1].split(")")[0] + got.split("Utils.h")[1][:4]
+    facts.check(
+        "lc-milvus-term-kind-assert",
+        list(lines.values())
+        == ["kBoolVal:126", "kInt64Val:130", "kFloatVal:140", "kStringVal:145"],
+        lines,
+    )
+
+
 def main() -> None:
     root = tempfile.mkdtemp(prefix="placeborag-lc-milvus-probe-")
     os.environ["GLOG_log_dir"] = root  # noqa: SIM112 - glog's own variable: no logs in /tmp
@@ -294,6 +310,7 @@ def main() -> None:
         schema(store)
         filters(store)
         planner_first(store)
+        term_kinds(store)
     finally:
         server_manager_instance.release_all()
         shutil.rmtree(root, ignore_errors=True)
