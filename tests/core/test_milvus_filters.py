@@ -76,6 +76,9 @@ def test_expressions_mean_what_milvus_measured(expr: Any, ids: list[str]) -> Non
         ("1 < n < 5", 1100, "invalid parameter"),
         ("n + 1 == 2", 1100, "invalid parameter"),
         ('color == "red" and', 1100, "invalid parameter"),
+        ("n >", 2000, "expr type check failed, actual type: JSON"),  # a JSON name read alone
+        ("(n >)", 2000, "expr type check failed, actual type: JSON"),
+        ("n ==", 1100, "Invalid expr: n ==: invalid parameter"),
         ("n in []", 2000, "Cannot find field with field_id: 0"),
         ('n in [1, "5"]', 2000, "kInt64Val"),
         (

@@ -85,6 +85,8 @@ def test_planner_errors_come_before_core_errors_and_bool_fields_are_operands() -
             vs.similarity_search("a", k=5, expr=expr)
     with pytest.raises(MilvusError, match="Cannot find field with field_id: 0"):
         vs.similarity_search("a", k=5, expr="(n in [] or n == 1)")
+    with pytest.raises(MilvusError, match=r"Invalid expr: n >: invalid parameter"):
+        vs.similarity_search("a", k=5, expr="n >")  # a typed field (JSON: a type error)
     assert [d.metadata["pk"] for d in vs.similarity_search("a", k=5, expr="(n == 1 or flag)")] == [
         "a"
     ]

@@ -201,6 +201,11 @@ class _Planner:
     def compare(self, node: ex.Binary) -> Predicate:
         op = node.op
         left, right = node.left, node.right
+        if isinstance(right, ex.Missing):
+            named = self.name(left)
+            if named is None or named.type is not None:
+                raise self.invalid()
+            return self.defer(_json_type_error())
         if isinstance(left, ex.Call) and left.name == "array_length":
             return self.array_length(left, op, right)
         for side in (left, right):
@@ -208,7 +213,8 @@ class _Planner:
                 operand = self.name(side.left) or self.name(side.right)
                 if operand is not None and operand.type is not None:
                     return self.arithmetic(side, op if side is left else REVERSED[op], node)
-        field, other = self.name(left), right
+        other: ex.Node = right
+        field = self.name(left)
         if field is None:
             field, other = self.name(right), left
             op = REVERSED[op]

@@ -279,6 +279,29 @@ def planner_first(store: Any) -> None:
     )  # fmt: skip
 
 
+def dangling_relational(store: Any) -> None:
+    """``< <= > >=`` with no right operand: a JSON name is read alone, a typed one rejected."""
+    typed = store("dangling_typed")
+    typed.add_texts(["a"], metadatas=[{"color": "red", "n": 1, "price": 1.5, "flag": True}], ids=["a"])  # fmt: skip
+    dynamic = store("dangling_dynamic", enable_dynamic_field=True)
+    dynamic.add_texts(["a"], metadatas=[{"color": "red", "n": 1}], ids=["a"])
+
+    def code(vs: Any, expr: str) -> str:
+        got = error(lambda: vs.similarity_search("q", k=5, expr=expr))
+        return got.split(", message=")[0].rsplit("(", 1)[-1] + (" JSON" if "actual type: JSON" in got else "")  # fmt: skip
+
+    got = {
+        "typed": [code(typed, e) for e in ("n >", "price >", "color >", "flag >")],
+        "dynamic": [code(dynamic, e) for e in ("n >", "n > ", "(n >)", "n ==", "n + ")],
+    }
+    facts.check(
+        "lc-milvus-dangling-relational",
+        got == {"typed": ["code=1100"] * 4,
+                "dynamic": ["code=2000 JSON"] * 3 + ["code=1100"] * 2},
+        got,
+    )  # fmt: skip
+
+
 def term_kinds(store: Any) -> None:
     """Where the core asserts the kind of an ``in`` list's items: the file line per kind."""
     vs = store("term_kinds", enable_dynamic_field=True)
@@ -311,6 +334,7 @@ def main() -> None:
         filters(store)
         planner_first(store)
         term_kinds(store)
+        dangling_relational(store)
     finally:
         server_manager_instance.release_all()
         shutil.rmtree(root, ignore_errors=True)
