@@ -245,6 +245,8 @@ class Profile:
     whether the all-zero vector may be stored and queried (its cosine is 0).
     ``dimension_error``: the exception type for a vector of the wrong width.
     ``native_filter``: reads the engine's own filter objects, if integrations pass them.
+    ``keeps_deleted_rows``: a namespace whose last record is deleted stays (its deleted rows
+    stay in the engine's segment, and a filter that fails as it runs still fails; Milvus).
     """
 
     name: str
@@ -265,6 +267,7 @@ class Profile:
     append_writes: bool = False
     nan_queries_match_nothing: bool = False
     columns: ColumnRule | None = None
+    keeps_deleted_rows: bool = False
     evidence: tuple[tuple[str, str], ...] = ()
     _variant: MetricVariant = field(init=False, repr=False, compare=False)
 
@@ -314,6 +317,7 @@ class Profile:
         _check_type("Profile", "nested_metadata", self.nested_metadata, bool)
         _check_type("Profile", "none_removes_key", self.none_removes_key, bool)
         _check_type("Profile", "accepts_zero_vectors", self.accepts_zero_vectors, bool)
+        _check_type("Profile", "keeps_deleted_rows", self.keeps_deleted_rows, bool)
         object.__setattr__(self, "_variant", chosen[0])
 
     @property

@@ -66,7 +66,12 @@ class Namespaces:
         if part is None:
             return 0
         removed = part.remove(ids, keep_orphans=self._orphaned_ids)
-        if not len(part) and not part.orphans and part.schema is None:
+        if (
+            not len(part)
+            and not part.orphans
+            and part.schema is None
+            and not self._profile.keeps_deleted_rows
+        ):
             del self._parts[namespace]
         return removed
 

@@ -46,6 +46,8 @@ def found(where: Any, profile: str = "milvus") -> list[str]:
         ('color not in ["red"]', ["r2", "r3", "r4", "r5", "r6"]),
         ('color like "r%"', ["r1"]),
         ('color like "%"', []),
+        ('color like "___"', []),  # only wildcards: nothing, not "red"
+        ('color like "r_d"', ["r1"]),
         ('json_contains(tags, "x")', ["r4"]),
         ("array_length(tags) == 0", ["r1", "r2", "r3", "r5", "r6"]),
         ('obj["a"] == 1', ["r6"]),
@@ -74,10 +76,37 @@ def test_expressions_mean_what_milvus_measured(expr: Any, ids: list[str]) -> Non
         ("1 < n < 5", 1100, "invalid parameter"),
         ("n + 1 == 2", 1100, "invalid parameter"),
         ('color == "red" and', 1100, "invalid parameter"),
+        ("n >", 2000, "expr type check failed, actual type: JSON"),  # a JSON name read alone
+        ("(n >)", 2000, "expr type check failed, actual type: JSON"),
+        ("n ==", 1100, "Invalid expr: n ==: invalid parameter"),
         ("n in []", 2000, "Cannot find field with field_id: 0"),
         ('n in [1, "5"]', 2000, "kInt64Val"),
+        (
+            'n in [true, "5"]',
+            2000,
+            (
+                'kBoolVal)"  at /workspace/milvus-lite/thirdparty/milvus/internal/core/src/exec/'
+                "expression/Utils.h:126"
+            ),
+        ),
+        (
+            "n in [1.5, 1]",
+            2000,
+            (
+                'kFloatVal)"  at /workspace/milvus-lite/thirdparty/milvus/internal/core/src/exec/'
+                "expression/Utils.h:140"
+            ),
+        ),
         ("color == title", 2000, "unsupported left datatype:JSON of compare expr"),
         ("id == 5", 1100, "Invalid expr: id == 5: invalid parameter"),
+        # the planner passes the whole expression before the core checks it
+        ('(n in [] or title == "x")', 2000, "Cannot find field with field_id: 0"),
+        ("(n in [] or id == 5)", 1100, "invalid parameter"),
+        ("not (n == 1) and id == 5", 1100, "invalid parameter"),
+        # an operand of and/or is a condition, not a bare name or a number
+        ('(title like "%e%" || color)', 1100, "invalid parameter"),
+        ("color and n == 1", 1100, "invalid parameter"),
+        ("(n == 1 or 1)", 1100, "invalid parameter"),
     ],
 )
 def test_rejected_expressions_raise_milvus_errors(expr: str, code: int, text: str) -> None:
@@ -133,6 +162,18 @@ def test_errors_raised_while_rows_are_read_need_rows() -> None:
     store = FakeVectorStore(profile="milvus")
     assert store.query([1.0, 0.5], 3, where="color == title") == []
     assert found('json_contains(tags, "q") and color == title') == []  # skipped: none left
+
+
+def test_errors_raised_while_rows_are_read_need_rows_deleted_ones_count() -> None:
+    """lc-milvus-runtime-error-deleted-rows: the segment keeps deleted rows, and a filter that
+    fails as it runs fails over them (a conjunction skips nothing when no row is live)."""
+    store = FakeVectorStore(profile="milvus")
+    store.upsert("a", None, {"color": "red"}, vector=[1.0, 0.5])
+    store.delete(["a"])
+    for where in ("color == title", 'color == "x" and color == title'):
+        with pytest.raises(MilvusFilterError, match="unsupported left datatype:JSON"):
+            store.query([1.0, 0.5], 3, where=where)
+    assert store.query([1.0, 0.5], 3) == []
 
 
 def test_int64_keys_list_and_filter_as_numbers() -> None:

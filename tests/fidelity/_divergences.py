@@ -188,7 +188,10 @@ KNOWN: dict[str, Divergence] = {
                 "qdrant-client renormalises stored cosine vectors on every query), our "
                 "profiles report the exact values, rounded once, the same on every machine. "
                 "Scores still agree within float32 tolerance. The "
-                "same goes for MMR picks whose objectives tie within tolerance, and for "
+                "same goes for MMR picks whose objectives tie within tolerance, for the "
+                "documents at a k or fetch_k cut that we tie exactly and the engine orders by "
+                "such bits (lc-milvus: two documents orthogonal to the query, 0 for us, "
+                "-3.7e-09 and less for Milvus, RandomDraw(20051)), and for "
                 "LangChain's inner-product relevance (1 - d if d > 0 else -d), which turns a "
                 "distance of 0 against 1.2e-7 into relevance -0.0 against 0.9999999."
             ),

@@ -66,6 +66,32 @@ def test_expr_over_typed_fields_and_refused_calls() -> None:
     assert relevance == [pytest.approx(1.0, abs=1e-6)]  # (s + 1) / 2 of s = 1
 
 
+def test_like_of_wildcards_only_matches_nothing_on_typed_fields() -> None:
+    """milvus-filter-like-wildcards-only-match-nothing, on a VARCHAR field, the text and pk."""
+    vs = store()
+    vs.add_texts(["abc", "d"], metadatas=[FIRST, {**FIRST, "color": "r"}], ids=["a", "b"])
+    for expr in ('color like "%"', 'color like "_"', 'text like "%_"', 'pk like "_"'):
+        assert vs.similarity_search("a", k=5, expr=expr) == [], expr
+    found = vs.similarity_search("a", k=5, expr='color like "r%"')
+    assert sorted(d.metadata["pk"] for d in found) == ["a", "b"]
+
+
+def test_planner_errors_come_before_core_errors_and_bool_fields_are_operands() -> None:
+    """milvus-filter-planner-errors-first, milvus-filter-logic-operands (seeds 30034, 30073)."""
+    vs = store()
+    vs.add_texts(["a"], metadatas=[FIRST], ids=["a"])
+    for expr in ('(n in [] or title == "x")', '((color = "red" and flag < true) or n in [1])'):
+        with pytest.raises(MilvusError, match="invalid parameter"):
+            vs.similarity_search("a", k=5, expr=expr)
+    with pytest.raises(MilvusError, match="Cannot find field with field_id: 0"):
+        vs.similarity_search("a", k=5, expr="(n in [] or n == 1)")
+    with pytest.raises(MilvusError, match=r"Invalid expr: n >: invalid parameter"):
+        vs.similarity_search("a", k=5, expr="n >")  # a typed field (JSON: a type error)
+    assert [d.metadata["pk"] for d in vs.similarity_search("a", k=5, expr="(n == 1 or flag)")] == [
+        "a"
+    ]
+
+
 def test_delete_by_ids_or_expr() -> None:
     vs = store()
     vs.add_texts(["a", "b", "c"], metadatas=[FIRST, {**FIRST, "n": 2}, FIRST], ids=list("abc"))

@@ -20,7 +20,7 @@ token that cannot continue it and ignores the rest: ``color == "red" AND n == 1`
 ``(n == 1`` is ``(n == 1)``, ``(a not b) and c`` is ``(a)``, but ``((a not b) and c)`` is
 ``(a) and c`` and ``c or (a not b == 1)`` is ``(c or a) == 1``
 (docs/engines/milvus.md#milvus-parser-recovery-nested). An operator left without its operand is
-an error. The result is a
+an error, but for ``< <= > >=`` at the end or before ``)`` (``Missing``). The result is a
 plain tree (:class:`Node`); ``planner.py`` gives it Milvus's meaning.
 """
 
@@ -36,6 +36,7 @@ __all__ = [
     "Field",
     "ListLit",
     "Literal",
+    "Missing",
     "Node",
     "ParseError",
     "RangeNode",
@@ -111,7 +112,13 @@ class Call:
     args: tuple[Node, ...]
 
 
-Node = Literal | ListLit | Field | Unary | Binary | RangeNode | Term | Like | Call
+@dataclass(frozen=True)
+class Missing:
+    """The operand of ``< <= > >=`` at the end of the text or before ``)``: the engine then
+    reads a JSON name alone and rejects a typed one (``milvus-filter-dangling-relational``)."""
+
+
+Node = Literal | ListLit | Field | Unary | Binary | RangeNode | Term | Like | Call | Missing
 # --- parser --------------------------------------------------------------------------------
 
 _BINARY = {
@@ -202,6 +209,9 @@ class _Parser:
                 left = Term(left, self.items(), negated=op == "not in")
                 continue
             self.take()
+            if op in _LESS + _GREATER and (self.peek().kind == "end" or self._is(")")):
+                left = Binary(op, left, Missing())
+                continue
             right = self.expression(strength)
             if op in _LESS + _GREATER and isinstance(right, Field):
                 follow = self.peek()

@@ -56,7 +56,8 @@ def _empty_term() -> MilvusFilterError:
 
 
 _VAL_CASE = {bool: "kBoolVal", int: "kInt64Val", float: "kFloatVal", str: "kStringVal"}
-_VAL_LINE = {bool: 115, int: 130, float: 122, str: 145}
+_VAL_LINE = {bool: 126, int: 130, float: 140, str: 145}
+"""Where ``Utils.h`` asserts a list item's kind (``milvus-filter-term-kind-assert``)."""
 
 
 def _term_kind_error(kind: type) -> MilvusFilterError:
@@ -88,12 +89,23 @@ class _Typed:
 
 
 class _Planner:
+    """Checks an expression as the engine does in two passes: the planner's (every error
+    ``Invalid expr``, code 1100, raised at once) over the whole tree, then the core's (code
+    2000), whose errors ``deferred`` keeps until the planner's pass is through: any planner
+    error wins (measured: ``milvus-filter-planner-errors-first``)."""
+
     def __init__(self, text: str, schema: Schema) -> None:
         self.text = text
         self.schema = schema
+        self.deferred: list[MilvusFilterError] = []
 
     def invalid(self) -> MilvusFilterError:
         return invalid_expr(self.text)
+
+    def defer(self, error: MilvusFilterError) -> Predicate:
+        """A core error, raised once the planner has passed the whole expression."""
+        self.deferred.append(error)
+        return Everything()
 
     def name(self, node: ex.Node) -> _Typed | None:
         if not isinstance(node, ex.Field):
@@ -140,12 +152,12 @@ class _Planner:
 
     def plan(self, node: ex.Node) -> Predicate:
         if isinstance(node, ex.Binary) and node.op in ("and", "or"):
-            parts = [self.plan(node.left), self.plan(node.right)]
+            parts = [self.operand(node.left), self.operand(node.right)]
             return And(parts) if node.op == "and" else Or(parts)
         if isinstance(node, ex.Unary) and node.op == "not":
             if self.is_condition(node.operand):
                 self.plan(node.operand)  # its own errors come first
-                raise _not_supported()
+                return self.defer(_not_supported())
             raise self.invalid()
         if isinstance(node, ex.Binary) and node.op in ("==", "!=", "<", "<=", ">", ">="):
             return self.compare(node)
@@ -168,7 +180,17 @@ class _Planner:
                     operator=True,
                 )
             )
-        raise _json_type_error("JSON" if named.type is None else named.type.upper())
+        return self.defer(_json_type_error("JSON" if named.type is None else named.type.upper()))
+
+    def operand(self, node: ex.Node) -> Predicate:
+        """An operand of ``and``/``or``: a condition, or a BOOL field; a bare name of another
+        type or a literal is the planner's error (measured: ``milvus-filter-logic-operands``)."""
+        if isinstance(node, ex.Literal) and not isinstance(node.value, bool):
+            raise self.invalid()
+        named = self.name(node)
+        if named is not None and named.type != "bool":
+            raise self.invalid()
+        return self.plan(node)
 
     @staticmethod
     def is_condition(node: ex.Node) -> bool:
@@ -179,6 +201,11 @@ class _Planner:
     def compare(self, node: ex.Binary) -> Predicate:
         op = node.op
         left, right = node.left, node.right
+        if isinstance(right, ex.Missing):
+            named = self.name(left)
+            if named is None or named.type is not None:
+                raise self.invalid()
+            return self.defer(_json_type_error())
         if isinstance(left, ex.Call) and left.name == "array_length":
             return self.array_length(left, op, right)
         for side in (left, right):
@@ -186,7 +213,8 @@ class _Planner:
                 operand = self.name(side.left) or self.name(side.right)
                 if operand is not None and operand.type is not None:
                     return self.arithmetic(side, op if side is left else REVERSED[op], node)
-        field, other = self.name(left), right
+        other: ex.Node = right
+        field = self.name(left)
         if field is None:
             field, other = self.name(right), left
             op = REVERSED[op]
@@ -268,7 +296,7 @@ class _Planner:
         if any(value is MISSING for value in values):
             raise self.invalid()
         if not values:
-            raise _empty_term()
+            return self.defer(_empty_term())
         first = kind_of(values[0])
         assert first is not None  # literals are scalars
         if field.type is not None:
@@ -287,9 +315,7 @@ class _Planner:
             return Test(field.getter, lambda v: False)
         regex = like_regex(node.pattern)
         if regex is None:
-            if field.type is None:
-                return Test(field.getter, lambda v: False)
-            return Test(field.getter, lambda v: isinstance(v, str))
+            return Test(field.getter, lambda v: False)
         return Test(field.getter, lambda v: isinstance(v, str) and regex.fullmatch(v) is not None)
 
     def call(self, node: ex.Call) -> Predicate:
@@ -354,4 +380,8 @@ def read_expression(expr: str, schema: Schema | None = None) -> Predicate:
         raise invalid_expr(expr) from None
     if node is None:
         return Everything()
-    return _Planner(expr, schema or Schema()).plan(node)
+    planner = _Planner(expr, schema or Schema())
+    predicate = planner.plan(node)
+    if planner.deferred:
+        raise planner.deferred[0]
+    return predicate

@@ -109,6 +109,7 @@ PROFILE = Profile(
     dimension_error=MilvusDimensionError,
     accepts_zero_vectors=True,
     native_filter=read_milvus_filter,
+    keeps_deleted_rows=True,
     evidence=(
         ("engine", f"{DOC}: the Milvus 2.5 core (milvus-lite 2.5.1), not Milvus Lite 3"),
         ("zero vectors", f"{DOC}#milvus-zero-vector-cosine"),
@@ -123,6 +124,10 @@ PROFILE = Profile(
             ),
         ),
         ("duplicates", f"{DOC}#milvus-write-duplicate-ids-one-upsert-last-wins"),
+        (
+            "deleted rows",
+            "docs/integrations/new_integrations.md#lc-milvus-runtime-error-deleted-rows",
+        ),
     ),
 )
 """Milvus with VARCHAR primary keys (any str id)."""

@@ -164,8 +164,9 @@ REVERSED = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "!=", "!=": "=="}
 
 
 def like_regex(pattern: str) -> re.Pattern[str] | None:
-    """The pattern as an anchored regex (None: a pattern of only ``%``, which matches nothing)."""
-    if pattern and set(pattern) == {"%"}:
+    """The pattern as an anchored regex (None: a pattern of only wildcards, ``%`` and ``_``,
+    which matches nothing on any field: ``milvus-filter-like-wildcards-only-match-nothing``)."""
+    if pattern and set(pattern) <= {"%", "_"}:
         return None
     out: list[str] = []
     i = 0
@@ -295,7 +296,9 @@ def _equal_lookups(literals: Sequence[Any]) -> list[tuple[str, Any]] | None:
 
 
 class Fails(RecordPredicate):
-    """An error the engine raises only when it evaluates rows."""
+    """An error the engine raises only when it evaluates rows: any row its segment holds,
+    deleted ones too (measured: ``lc-milvus-runtime-error-deleted-rows``), so it raises once
+    a collection has taken a row, and not before."""
 
     def __init__(self, error: MilvusFilterError) -> None:
         self.error = error
@@ -303,11 +306,17 @@ class Fails(RecordPredicate):
     def row_matches(self, view: ColumnView, row: int) -> bool:
         raise self.error
 
+    def mask(self, view: ColumnView) -> BoolMask:
+        if view.n_rows:
+            raise self.error
+        return np.zeros(0, dtype=bool)
+
 
 class And(Predicate):
     """Milvus's conjunction: its operands are evaluated in order over the rows, and once no
     row is left true the rest are skipped (so an operand that would fail while it runs does
-    not, as in the engine)."""
+    not, as in the engine); with no live row nothing is skipped (measured:
+    ``lc-milvus-runtime-error-deleted-rows``)."""
 
     def __init__(self, children: Sequence[Predicate]) -> None:
         self.children = tuple(children)
@@ -319,7 +328,7 @@ class And(Predicate):
         live = view.live_rows()
         out = np.ones(view.n_rows, dtype=bool)
         for child in self.children:
-            if not out[live].any():
+            if len(live) and not out[live].any():
                 break
             out &= child.mask(view)
         return out

@@ -214,6 +214,110 @@ def schema(store: Any) -> None:
     )  # fmt: skip
 
 
+def filters(store: Any) -> None:
+    """Filters on the typed fields measured against the fidelity report's seeds."""
+    first = {"color": "red", "n": 1, "price": 1.5, "flag": True}
+
+    def found(vs: Any, expr: str) -> str:
+        return error(
+            lambda: sorted(d.metadata["pk"] for d in vs.similarity_search("q", k=9, expr=expr))
+        )
+
+    gone = store("deleted_rows")
+    gone.add_texts(["s"], metadatas=[first], ids=["s"])
+    gone.delete(["s"])
+    never = store("no_rows")
+    error(lambda: never.add_texts(["s", "t"], metadatas=[first, {"color": "x"}], ids=["s", "t"]))
+    runtime = ("flag", "text not in [-1]", 'color == "zz" and flag')
+    after_delete = [found(gone, e) for e in runtime]
+    never_rows = [found(never, e) for e in runtime]
+    facts.check(
+        "lc-milvus-runtime-error-deleted-rows",
+        all(g.startswith("MilvusException: <MilvusException: (code=2000, message=Operator::GetOutput failed") for g in after_delete)
+        and never_rows == ["None: []"] * 3,
+        [after_delete, never_rows],
+    )  # fmt: skip
+    values = ("red", "", "blue", "%x", "r")
+    for name, dynamic in (("like_typed", False), ("like_dynamic", True)):
+        vs = store(name, enable_dynamic_field=dynamic)
+        metas = [{**first, "color": c} if not dynamic else {"color": c} for c in values]
+        vs.add_texts(list("abcde"), metadatas=metas, ids=list("abcde"))
+        nothing = ['color like "%"', 'color like "%%"', 'color like "_"', 'color like "___"',
+                   'color like "%_"', 'color like "_%_"', 'text like "%"', 'pk like "_"']  # fmt: skip
+        got = {e: found(vs, e) for e in nothing}
+        some = {e: found(vs, e) for e in ('color like "__d"', 'color like "%_d"', 'color like "r"')}
+        facts.check(
+            f"lc-milvus-like-wildcards-only-{name.split('_')[1]}",
+            set(got.values()) == {"None: []"}
+            and list(some.values()) == ["None: ['a']", "None: ['a']", "None: ['e']"],
+            [got, some],
+        )
+
+
+def planner_first(store: Any) -> None:
+    """The planner's errors (code 1100) before the core's (2000); and/or operands."""
+    vs = store("planner_first")
+    vs.add_texts(["a", "b"], metadatas=[{"color": "red", "n": 1, "price": 1.5, "flag": True}] * 2, ids=["a", "b"])  # fmt: skip
+
+    def code(expr: str) -> str:
+        got = error(lambda: sorted(d.metadata["pk"] for d in vs.similarity_search("q", k=5, expr=expr)))  # fmt: skip
+        return got.split(", message=")[0].rsplit("(", 1)[-1] if "code=" in got else got
+
+    order = {e: code(e) for e in ('(n in [] or title == "x")', "not (n == 1) and title == 1",
+                                  "(n in [] or n == 1)", "(n == 1 and not (n == 2))")}  # fmt: skip
+    facts.check(
+        "lc-milvus-planner-errors-first",
+        list(order.values()) == ["code=1100", "code=1100", "code=2000", "code=2000"],
+        order,
+    )
+    operands = {e: code(e) for e in ('(color == "red" || n)', "color or flag", "n == 1 and color",
+                                     "(1 or n == 1)", "(n == 1 || flag)", "color", "n")}  # fmt: skip
+    facts.check(
+        "lc-milvus-logic-operands",
+        list(operands.values()) == ["code=1100"] * 4 + ["None: ['a', 'b']", "code=2000", "code=2000"],
+        operands,
+    )  # fmt: skip
+
+
+def dangling_relational(store: Any) -> None:
+    """``< <= > >=`` with no right operand: a JSON name is read alone, a typed one rejected."""
+    typed = store("dangling_typed")
+    typed.add_texts(["a"], metadatas=[{"color": "red", "n": 1, "price": 1.5, "flag": True}], ids=["a"])  # fmt: skip
+    dynamic = store("dangling_dynamic", enable_dynamic_field=True)
+    dynamic.add_texts(["a"], metadatas=[{"color": "red", "n": 1}], ids=["a"])
+
+    def code(vs: Any, expr: str) -> str:
+        got = error(lambda: vs.similarity_search("q", k=5, expr=expr))
+        return got.split(", message=")[0].rsplit("(", 1)[-1] + (" JSON" if "actual type: JSON" in got else "")  # fmt: skip
+
+    got = {
+        "typed": [code(typed, e) for e in ("n >", "price >", "color >", "flag >")],
+        "dynamic": [code(dynamic, e) for e in ("n >", "n > ", "(n >)", "n ==", "n + ")],
+    }
+    facts.check(
+        "lc-milvus-dangling-relational",
+        got == {"typed": ["code=1100"] * 4,
+                "dynamic": ["code=2000 JSON"] * 3 + ["code=1100"] * 2},
+        got,
+    )  # fmt: skip
+
+
+def term_kinds(store: Any) -> None:
+    """Where the core asserts the kind of an ``in`` list's items: the file line per kind."""
+    vs = store("term_kinds", enable_dynamic_field=True)
+    vs.add_texts(["a"], metadatas=[{"color": "red", "n": 1}], ids=["a"])
+    lines = {}
+    for expr in ('missing in [true, "x"]', 'missing in [1, "x"]', 'missing in [1.5, "x"]', 'missing in ["x", 1]'):  # fmt: skip
+        got = error(lambda e=expr: vs.similarity_search("q", k=5, expr=e))
+        lines[expr] = got.split("GenericValue::")[1].split(")")[0] + got.split("Utils.h")[1][:4]
+    facts.check(
+        "lc-milvus-term-kind-assert",
+        list(lines.values())
+        == ["kBoolVal:126", "kInt64Val:130", "kFloatVal:140", "kStringVal:145"],
+        lines,
+    )
+
+
 def main() -> None:
     root = tempfile.mkdtemp(prefix="placeborag-lc-milvus-probe-")
     os.environ["GLOG_log_dir"] = root  # noqa: SIM112 - glog's own variable: no logs in /tmp
@@ -227,6 +331,10 @@ def main() -> None:
     try:
         scores(store)
         schema(store)
+        filters(store)
+        planner_first(store)
+        term_kinds(store)
+        dangling_relational(store)
     finally:
         server_manager_instance.release_all()
         shutil.rmtree(root, ignore_errors=True)
