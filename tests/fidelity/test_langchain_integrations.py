@@ -23,6 +23,7 @@ from ._divergences import CHROMA_TIE_SUBSET, FLOAT_ROUNDING, KNOWN
 from ._draw import Draw, HypothesisDraw
 from ._engines import collection_name
 from ._langchain import LANGCHAIN_METRICS, build, compare_scored, doc_id, native_filter, record_id
+from ._lc_rounding import near_tie
 from ._params import FIDELITY
 
 pytestmark = pytest.mark.fidelity
@@ -169,9 +170,7 @@ def _mmr(
         candidates = [
             doc.page_content for doc, _ in side.similarity_search_with_score(query, fetch_k)
         ]
-        if len(ours) == len(theirs) and _mmr_near_tie(
-            fake.embeddings, query, candidates, k, weight
-        ):
+        if len(ours) == len(theirs) and near_tie(fake.embeddings, query, candidates, k, weight):
             return Verdict(True, divergences=(FLOAT_ROUNDING,))
     return Verdict(False, detail=f"mmr picks: ours {ours}, theirs {theirs}")
 
@@ -236,28 +235,6 @@ def _occurrences(texts: list[str]) -> list[tuple[str, int]]:
         out.append((text, seen.get(text, 0)))
         seen[text] = seen.get(text, 0) + 1
     return out
-
-
-def _mmr_near_tie(embeddings: Any, query: str, texts: list[str], k: int, weight: float) -> bool:
-    """Whether replaying MMR over ``texts`` meets a step whose two best objectives tie."""
-    if len(texts) < 2:
-        return False
-    q = np.asarray(embeddings.embed_query(query))
-    vectors = np.asarray([embeddings.embed_query(t) for t in texts])
-    relevance = vectors @ q
-    chosen: list[int] = []
-    for _ in range(min(k, len(texts))):
-        if chosen:
-            redundancy = (vectors @ vectors[chosen].T).max(axis=1)
-            objective = weight * relevance - (1 - weight) * redundancy
-        else:
-            objective = relevance.copy()
-        objective[chosen] = -np.inf
-        best, second = np.sort(objective)[::-1][:2]
-        if np.isfinite(second) and best - second <= 1e-5:
-            return True
-        chosen.append(int(np.argmax(objective)))
-    return False
 
 
 EXAMPLES = {"pgvector": 67}

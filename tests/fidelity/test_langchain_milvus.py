@@ -28,7 +28,7 @@ from ._compare import Verdict
 from ._divergences import FLOAT_ROUNDING
 from ._draw import Draw, HypothesisDraw
 from ._langchain import call_recorded, compare_scored
-from ._lc_milvus_rounding import Scored, cut_rounded, near_tie
+from ._lc_rounding import Scored, cut_rounded, near_tie
 from ._milvus import (
     LC_MILVUS_SEED,
     langchain_milvus_store,

@@ -1,4 +1,4 @@
-"""Float32 rounding in the lc-milvus comparisons: MMR picks whose objectives tie within
+"""Float32 rounding in the LangChain comparisons: MMR picks whose objectives tie within
 tolerance (``near_tie``) and k or fetch_k cuts that differ only by documents we tie exactly and
 the engine orders by its last float32 bits (``cut_rounded``); both count as
 ``FLOAT_ROUNDING`` (``_divergences.py``)."""
@@ -38,6 +38,7 @@ def cut_rounded(
 
 
 def near_tie(embeddings: Any, query: str, texts: list[str], k: int, lam: float) -> bool:
+    """Whether replaying MMR over ``texts`` meets a step whose two best objectives tie."""
     if len(texts) < 2:
         return False
     q = np.asarray(embeddings.embed_query(query))
