@@ -23,6 +23,7 @@ Measured facts: ``docs/engines/pgvector.md#filtering-jsonb-semantics`` (probe
 from __future__ import annotations
 
 import json
+import operator
 import re
 from collections.abc import Mapping, Sequence
 from decimal import Decimal
@@ -34,6 +35,7 @@ from placeborag_core.backends.pgvector.masks import Masks, by_value, equal_mask
 from placeborag_core.filters.predicates import BoolMask, ColumnView, Predicate
 
 __all__ = [
+    "COMPARE",
     "KeyExists",
     "PathCompare",
     "TextIn",
@@ -50,6 +52,17 @@ __all__ = [
 Truth = bool | None
 Comparison = Literal["==", "!=", "<", "<=", ">", ">="]
 _MISSING = object()
+
+COMPARE: dict[str, Any] = {
+    "==": operator.eq,
+    "=": operator.eq,  # SQL's spelling
+    "!=": operator.ne,
+    "<": operator.lt,
+    "<=": operator.le,
+    ">": operator.gt,
+    ">=": operator.ge,
+}
+"""Each comparison operator, in jsonpath's and SQL's spellings, as the function it applies."""
 
 
 class Tri(Predicate):
@@ -218,17 +231,7 @@ def compare_items(left: Any, right: Any, op: Comparison) -> Truth:
     kind = _kind(left)
     if kind != _kind(right) or kind == "container":
         return None
-    if op == "==":
-        return bool(left == right)
-    if op == "!=":
-        return bool(left != right)
-    if op == "<":
-        return bool(left < right)
-    if op == "<=":
-        return bool(left <= right)
-    if op == ">":
-        return bool(left > right)
-    return bool(left >= right)
+    return bool(COMPARE[op](left, right))
 
 
 def path_compare(value: Any, operand: Any, op: Comparison) -> Truth:

@@ -41,6 +41,7 @@ from typing import Any, Literal
 import numpy as np
 
 from placeborag_core.backends.pgvector.jsonb import (
+    COMPARE,
     TextIn,
     TextLike,
     Tri,
@@ -126,17 +127,7 @@ def _nonzero_digits(number: str) -> bool:
 
 
 def _compare(left: Any, right: Any, op: SqlComparison) -> bool:
-    if op == "=":
-        return bool(left == right)
-    if op == "!=":
-        return bool(left != right)
-    if op == "<":
-        return bool(left < right)
-    if op == "<=":
-        return bool(left <= right)
-    if op == ">":
-        return bool(left > right)
-    return bool(left >= right)
+    return bool(COMPARE[op](left, right))
 
 
 def _float8_key(value: float) -> tuple[int, float]:
