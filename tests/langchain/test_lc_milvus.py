@@ -76,6 +76,20 @@ def test_like_of_wildcards_only_matches_nothing_on_typed_fields() -> None:
     assert sorted(d.metadata["pk"] for d in found) == ["a", "b"]
 
 
+def test_every_item_of_an_in_list_on_a_typed_field_has_the_fields_kind() -> None:
+    """lc-milvus-term-kind-typed: an int in a DOUBLE field's list fails as it runs (kFloatVal,
+    Utils.h:140), first or not, where ``price == 1`` compares (report seed 12319647550046)."""
+    vs = store()
+    vs.add_texts(["a"], metadatas=[FIRST], ids=["a"])
+    for expr in ("price in [1]", "price in [1.5, 2]", "price not in [2, 1.5]"):
+        with pytest.raises(MilvusError, match=r"kFloatVal\)\"  at .*Utils\.h:140"):
+            vs.similarity_search("a", k=5, expr=expr)
+    with pytest.raises(MilvusError, match=r"kInt64Val\)\"  at .*Utils\.h:130"):
+        vs.similarity_search("a", k=5, expr="n in [1.0]")
+    for expr in ("price in [1.5]", "price == 1.5"):
+        assert [d.metadata["pk"] for d in vs.similarity_search("a", k=5, expr=expr)] == ["a"]
+
+
 def test_planner_errors_come_before_core_errors_and_bool_fields_are_operands() -> None:
     """milvus-filter-planner-errors-first, milvus-filter-logic-operands (seeds 30034, 30073)."""
     vs = store()

@@ -301,7 +301,7 @@ class _Planner:
         assert first is not None  # literals are scalars
         if field.type is not None:
             wanted = KIND_OF_TYPE[field.type]
-            if first is not wanted and not (field.type == "double" and first is int):
+            if first is not wanted:  # an int in a DOUBLE field's list too (Utils.h:140)
                 return Fails(_term_kind_error(wanted))
         if any(kind_of(value) is not first for value in values):
             return Fails(_term_kind_error(first))

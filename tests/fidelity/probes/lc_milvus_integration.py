@@ -303,18 +303,36 @@ def dangling_relational(store: Any) -> None:
 
 
 def term_kinds(store: Any) -> None:
-    """Where the core asserts the kind of an ``in`` list's items: the file line per kind."""
+    """Where the core asserts the kind of an ``in`` list's items: the file line per kind. On a
+    typed field every item must be of the field's kind: an int in a DOUBLE field's list fails
+    too, first or not, though ``price == 1`` compares (report seed 12319647550046)."""
     vs = store("term_kinds", enable_dynamic_field=True)
     vs.add_texts(["a"], metadatas=[{"color": "red", "n": 1}], ids=["a"])
-    lines = {}
-    for expr in ('missing in [true, "x"]', 'missing in [1, "x"]', 'missing in [1.5, "x"]', 'missing in ["x", 1]'):  # fmt: skip
-        got = error(lambda e=expr: vs.similarity_search("q", k=5, expr=e))
-        lines[expr] = got.split("GenericValue::")[1].split(")")[0] + got.split("Utils.h")[1][:4]
+    typed = store("term_kinds_typed")
+    typed.add_texts(["a"], metadatas=[{"color": "red", "n": 1, "price": 1.5, "flag": True}], ids=["a"])  # fmt: skip
+
+    def kind(store: Any, expr: str) -> str:
+        got = error(lambda: store.similarity_search("q", k=5, expr=expr))
+        if "GenericValue::" not in got:
+            return got
+        return got.split("GenericValue::")[1].split(")")[0] + got.split("Utils.h")[1][:4]
+
+    dynamic = ('missing in [true, "x"]', 'missing in [1, "x"]', 'missing in [1.5, "x"]',
+               'missing in ["x", 1]')  # fmt: skip
+    lines = {expr: kind(vs, expr) for expr in dynamic}
     facts.check(
         "lc-milvus-term-kind-assert",
         list(lines.values())
         == ["kBoolVal:126", "kInt64Val:130", "kFloatVal:140", "kStringVal:145"],
         lines,
+    )
+    on_typed = ("price in [1]", "price in [1.5, 2]", "price in [2, 1.5]", "n in [1.0]",
+                "price in [1.0]", "price == 1")  # fmt: skip
+    typed_lines = {expr: kind(typed, expr) for expr in on_typed}
+    facts.check(
+        "lc-milvus-term-kind-typed",
+        list(typed_lines.values()) == ["kFloatVal:140"] * 3 + ["kInt64Val:130"] + ["None: []"] * 2,
+        typed_lines,
     )
 
 
