@@ -1,7 +1,7 @@
 """Print the fidelity table: for each real engine and behaviour, how often our profile agrees.
 
-Runs the differential cases of ``tests/fidelity`` (the same generators, driven by a seeded
-``random.Random`` instead of hypothesis) through our ``FakeVectorStore`` profiles and through
+Runs the differential cases of ``tests/fidelity`` (the same generators and the same seeded
+draws, on other seeds) through our ``FakeVectorStore`` profiles and through
 the real engines in process: chromadb EphemeralClient, qdrant-client ``:memory:``, faiss-cpu,
 Milvus Lite 2.5 (the Milvus 2.5 core, a child process stopped at the end), LanceDB
 (``lancedb.connect`` on a temporary directory).

@@ -80,8 +80,9 @@ class Search:
             where_document=options.where_document,
         )
         if prefetch and len(picks) < k:
-            # ChromaVectorStore answers with a plain query when the prefetch yields too few
-            # (its source; see li-chroma-mmr in docs/integrations/llamaindex.md).
+            # The prefetching stores (Chroma, Milvus, PGVectorStore) answer with a plain query
+            # when the prefetch yields too few (their sources; li-chroma-mmr in
+            # docs/integrations/llamaindex.md).
             return self.store.query(
                 vector,
                 k,

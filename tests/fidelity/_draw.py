@@ -1,16 +1,21 @@
-"""One source of choices for the case generators, two drivers.
+"""One source of choices for the case generators, driven by a seed.
 
-The generators in ``_cases`` ask a ``Draw`` for every decision. Under pytest the decisions
-come from hypothesis (so failures shrink and the run is derandomized); in the report script
-they come from a seeded ``random.Random``. The same generator code then feeds both, and the
-report counts exactly the kinds of case the tests check.
+The generators in ``_cases`` ask a ``Draw`` for every decision, and the decisions come from a
+seeded ``random.Random``: in the report script (``benchmarks/fidelity_report.py``) and in the
+tests (``check_drawn_cases``), so the report counts exactly the kinds of case the tests check.
+
+The tests used hypothesis's ``st.data()`` before. Hypothesis mixes constants read from every
+local module imported so far into its draws, so a derandomized test drew other cases when other
+test directories were collected beside it, and a failure seen in a full run did not replay when
+its file ran alone. A seed depends on nothing but the test's name and the case's number.
 """
 
 from __future__ import annotations
 
 import random
+import zlib
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol, TypeVar
+from typing import Protocol, TypeVar
 
 T = TypeVar("T")
 
@@ -47,21 +52,17 @@ class RandomDraw:
         return self._rng.random() < p
 
 
-class HypothesisDraw:
-    """Draws through a hypothesis ``draw`` function, so the data shrinks on failure."""
+def case_seed(test: str, case: int) -> int:
+    """The seed of a test's ``case``-th drawn case: a pure function of the two."""
+    return zlib.crc32(test.encode()) * 10_000 + case
 
-    def __init__(self, draw: Callable[[Any], Any]) -> None:
-        from hypothesis import strategies as st
 
-        self._draw = draw
-        self._st = st
-
-    def integer(self, lo: int, hi: int) -> int:
-        return int(self._draw(self._st.integers(lo, hi)))
-
-    def choice(self, options: Sequence[T]) -> T:
-        return options[self._draw(self._st.integers(0, len(options) - 1))]
-
-    def chance(self, p: float) -> bool:
-        # A 1-in-1000 grid keeps the probability; the draw shrinks towards 0, i.e. False.
-        return bool(self._draw(self._st.integers(0, 999)) >= 1000 - int(p * 1000))
+def check_drawn_cases(test: str, count: int, check: Callable[[Draw], object]) -> None:
+    """Run ``check`` on ``count`` seeded draws; a failure names the seed that replays it
+    (``check(RandomDraw(seed))``, in any process, whatever else is imported)."""
+    for case in range(count):
+        seed = case_seed(test, case)
+        try:
+            check(RandomDraw(seed))
+        except Exception as error:
+            raise AssertionError(f"{test}, case {case}: RandomDraw({seed}): {error}") from error

@@ -6,7 +6,6 @@ import importlib.util
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, Phase, settings
 
 from ._engines import ENGINE_METRICS
 
@@ -26,19 +25,6 @@ MODULES = {
     "milvus_int64": "milvus_lite",
     "pgvector": "pgserver",
 }
-
-FIDELITY = settings(
-    derandomize=True,
-    database=None,
-    deadline=None,
-    print_blob=False,
-    phases=[Phase.explicit, Phase.reuse, Phase.generate],
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-)
-"""Hypothesis settings for every fidelity test: fixed seed, no example database, no deadline
-(the engines' first calls are slow), and no shrinking: every shrink step replays a case on a
-real engine, which made one failing test run for many minutes. A failure message carries the
-whole case (data kind, sizes, k, filter) instead. Each test adds its own ``max_examples``."""
 
 
 def installed(engine: str) -> bool:

@@ -27,6 +27,7 @@ from ._cases import (
 from ._compare import Hit, TiePolicy, Verdict, compare_errors, compare_rankings
 from ._divergences import (
     CHROMA_TIE_SUBSET,
+    KNOWN,
     MILVUS_NAN,
     PGVECTOR_K_COERCION,
     QDRANT_K_COERCION,
@@ -75,6 +76,14 @@ class Outcome:
     behaviour: str
     verdict: Verdict
     case: str
+
+
+def check_outcomes(outcomes: list[Outcome]) -> None:
+    """Every comparison agrees, or diverges only in ways named for its engine."""
+    for outcome in outcomes:
+        assert outcome.verdict.agree, f"{outcome.case}: {outcome.verdict.detail}"
+        for key in outcome.verdict.divergences:
+            assert outcome.engine in KNOWN[key].engines, (key, outcome.case)
 
 
 def attempt(call: Callable[[], Any]) -> tuple[Any, BaseException | None]:

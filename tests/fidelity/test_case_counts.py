@@ -1,11 +1,10 @@
 """Every engine and integration of issue #20 draws at least 200 random cases in this suite.
 
-A drawn case is one hypothesis example: a dataset with its queries, a write sequence, or a
-framework case with its calls. The counts below are what the tests ask hypothesis for (their
-``max_examples`` times the metrics they run; with ``st.data()`` and no filtering hypothesis runs
-exactly that many, which a counting run of the whole suite confirmed), so lowering one below the
-bar fails here instead of silently. Fixed cases (error lists, documented filters, result counts)
-come on top and are not counted. ``python -m benchmarks.fidelity_report`` prints the same count
+A drawn case is one seeded draw (``_draw.check_drawn_cases``): a dataset with its queries, a
+write sequence, or a framework case with its calls. The counts below are the draws the tests
+ask for (their case counts times the metrics they run), so lowering one below the bar fails
+here instead of silently. Fixed cases (error lists, documented filters, result counts) come on
+top and are not counted. ``python -m benchmarks.fidelity_report`` prints the same count
 for its own, seeded draws.
 """
 

@@ -14,12 +14,9 @@ from typing import Any
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
-from ._divergences import KNOWN
-from ._draw import HypothesisDraw
-from ._params import FIDELITY
+from ._draw import check_drawn_cases
+from ._runners import check_outcomes
 
 pytest.importorskip("lancedb", reason="lancedb is missing (pip install 'placeborag[fidelity]')")
 
@@ -33,37 +30,28 @@ SEQUENCE_EXAMPLES = 12
 """Drawn write sequences per metric (10 steps each): with the tables, 201 drawn cases."""
 
 
-def check(outcomes: list[Any]) -> None:
-    for outcome in outcomes:
-        assert outcome.verdict.agree, f"{outcome.case}: {outcome.verdict.detail}"
-        for key in outcome.verdict.divergences:
-            assert "lancedb" in KNOWN[key].engines, (key, outcome.case)
-
-
 @pytest.mark.parametrize("metric", lance.METRICS)
 def test_drawn_tables_queries_and_sql_filters_agree(metric: str) -> None:
-    @settings(FIDELITY, max_examples=RANKING_EXAMPLES)
-    @given(data=st.data())
-    def run(data: st.DataObject) -> None:
-        check(lance.ranking_case(HypothesisDraw(data.draw), metric))
-
-    run()
+    check_drawn_cases(
+        f"lancedb-rankings/{metric}",
+        RANKING_EXAMPLES,
+        lambda d: check_outcomes(lance.ranking_case(d, metric)),
+    )
 
 
 @pytest.mark.parametrize("metric", lance.METRICS)
 def test_drawn_write_sequences_agree(metric: str) -> None:
-    @settings(FIDELITY, max_examples=SEQUENCE_EXAMPLES)
-    @given(data=st.data())
-    def run(data: st.DataObject) -> None:
-        check(lance.write_sequence_case(HypothesisDraw(data.draw), metric))
-
-    run()
+    check_drawn_cases(
+        f"lancedb-sequences/{metric}",
+        SEQUENCE_EXAMPLES,
+        lambda d: check_outcomes(lance.write_sequence_case(d, metric)),
+    )
 
 
 def test_error_cases_agree() -> None:
     outcomes = lance.error_cases("l2")
     assert {o.behaviour for o in outcomes} >= {"k errors", "dimension errors", "filter errors"}
-    check(outcomes)
+    check_outcomes(outcomes)
 
 
 RECORDS: list[tuple[str, dict[str, Any]]] = [

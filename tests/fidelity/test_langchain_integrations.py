@@ -14,17 +14,14 @@ from typing import Any
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from ._cases import CHROMA_FIELD_OPS, PHRASES, draw_metadata, draw_where
 from ._compare import Verdict
 from ._divergences import CHROMA_TIE_SUBSET, FLOAT_ROUNDING, KNOWN
-from ._draw import Draw, HypothesisDraw
+from ._draw import Draw, check_drawn_cases
 from ._engines import collection_name
 from ._langchain import LANGCHAIN_METRICS, build, compare_scored, doc_id, native_filter, record_id
 from ._lc_rounding import near_tie
-from ._params import FIDELITY
 
 pytestmark = pytest.mark.fidelity
 
@@ -244,15 +241,13 @@ on a real PostgreSQL: 201 cases over its three strategies (~0.08 s a case)."""
 
 @pytest.mark.parametrize(("backend", "metric"), _params())
 def test_langchain_integration_agrees(backend: str, metric: str) -> None:
-    @settings(FIDELITY, max_examples=EXAMPLES.get(backend, 25))
-    @given(data=st.data())
-    def run(data: st.DataObject) -> None:
-        for label, verdict in langchain_case(HypothesisDraw(data.draw), backend, metric):
+    def run(d: Draw) -> None:
+        for label, verdict in langchain_case(d, backend, metric):
             assert verdict.agree, f"{label}: {verdict.detail}"
             for key in verdict.divergences:
                 assert backend in KNOWN[key].engines, (key, label)
 
-    run()
+    check_drawn_cases(f"lc-{backend}/{metric}", EXAMPLES.get(backend, 25), run)
 
 
 class _Scored:

@@ -18,15 +18,12 @@ from typing import Any
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from ._cases import COLORS, PHRASES, TITLES
 from ._compare import Hit, Verdict, compare_errors, compare_rankings
 from ._divergences import KNOWN
-from ._draw import Draw, HypothesisDraw
+from ._draw import Draw, check_drawn_cases
 from ._engines import chroma_client, collection_name
-from ._params import FIDELITY
 from ._runners import POLICIES, attempt
 
 pytestmark = pytest.mark.fidelity
@@ -227,12 +224,10 @@ def _retrievals(d: Draw, backend: str, ours: Any, theirs: Any, n: int) -> list[t
 
 @pytest.mark.parametrize(("backend", "metric"), _params())
 def test_llamaindex_integration_agrees(backend: str, metric: str) -> None:
-    @settings(FIDELITY, max_examples=EXAMPLES.get(backend, 25))
-    @given(data=st.data())
-    def run(data: st.DataObject) -> None:
-        for label, verdict in llamaindex_case(HypothesisDraw(data.draw), backend, metric):
+    def run(d: Draw) -> None:
+        for label, verdict in llamaindex_case(d, backend, metric):
             assert verdict.agree, f"{label}: {verdict.detail}"
             for key in verdict.divergences:
                 assert backend in KNOWN[key].engines, (key, label)
 
-    run()
+    check_drawn_cases(f"li-{backend}/{metric}", EXAMPLES.get(backend, 25), run)

@@ -22,13 +22,10 @@ from typing import Any
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from ._compare import Hit, Verdict, compare_errors, compare_rankings
 from ._divergences import KNOWN, LANCEDB_PROJECTION
-from ._draw import Draw, HypothesisDraw
-from ._params import FIDELITY
+from ._draw import Draw, check_drawn_cases
 from ._runners import attempt
 
 pytest.importorskip(
@@ -281,15 +278,13 @@ EXAMPLES = {"lancedb": 200, "faiss": 100}
 def test_llamaindex_lancedb_and_faiss_agree(backend: str, metric: str) -> None:
     cases: list[str] = []
 
-    @settings(FIDELITY, max_examples=EXAMPLES[backend])
-    @given(data=st.data())
-    def run(data: st.DataObject) -> None:
-        for label, verdict in llamaindex_case(HypothesisDraw(data.draw), backend, metric):
+    def run(d: Draw) -> None:
+        for label, verdict in llamaindex_case(d, backend, metric):
             cases.append(label)
             assert verdict.agree, f"{label}: {verdict.detail}"
             for key in verdict.divergences:
                 assert backend in KNOWN[key].engines, (key, label)
 
-    run()
+    check_drawn_cases(f"li-{backend}/{metric}", EXAMPLES[backend], run)
     # at least 200 compared calls per integration (FAISS: over its two metrics)
     assert len(cases) >= 200 // len(METRICS[backend])

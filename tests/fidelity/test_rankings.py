@@ -11,13 +11,10 @@ from typing import Any
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
-from ._divergences import KNOWN
-from ._draw import HypothesisDraw
-from ._params import FIDELITY, engine_metric_params
-from ._runners import Outcome, compare_query, ranking_case
+from ._draw import check_drawn_cases
+from ._params import engine_metric_params
+from ._runners import check_outcomes, compare_query, ranking_case
 
 pytestmark = pytest.mark.fidelity
 
@@ -35,21 +32,13 @@ Milvus runs fewer per metric (three metrics plus INT64 keys; each call is a gRPC
 pgvector's three metrics, against a real PostgreSQL, get 165 datasets (CI time)."""
 
 
-def check(outcomes: list[Outcome]) -> None:
-    for outcome in outcomes:
-        assert outcome.verdict.agree, f"{outcome.case}: {outcome.verdict.detail}"
-        for key in outcome.verdict.divergences:
-            assert outcome.engine in KNOWN[key].engines, (key, outcome.case)
-
-
 @pytest.mark.parametrize(("engine", "metric"), engine_metric_params())
 def test_drawn_queries_agree_with_the_engine(engine: str, metric: str) -> None:
-    @settings(FIDELITY, max_examples=EXAMPLES[engine])
-    @given(data=st.data())
-    def run(data: st.DataObject) -> None:
-        check(ranking_case(HypothesisDraw(data.draw), engine, metric))
-
-    run()
+    check_drawn_cases(
+        f"rankings/{engine}/{metric}",
+        EXAMPLES[engine],
+        lambda d: check_outcomes(ranking_case(d, engine, metric)),
+    )
 
 
 COUNT_CASES = [
