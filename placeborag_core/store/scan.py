@@ -15,6 +15,7 @@ too close to order).
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -32,10 +33,11 @@ from placeborag_core.store.scoring import (
 if TYPE_CHECKING:
     from placeborag_core.store.partition import Partition
 
-__all__ = ["Scan", "entrants", "ranks_by_keys"]
+__all__ = ["Scan", "entrants", "kth_largest", "ranks_by_keys"]
 
 Rows = npt.NDArray[np.intp]
 _MIN_BLOCK = 64  # candidates per block at least (one numpy step each)
+_HEAD = 1024  # keys at least whose k-th largest bounds the k-th largest of all (kth_largest)
 
 
 class Scan:
@@ -67,7 +69,7 @@ class Scan:
         if limit is None or limit >= self.count or self._bound is None:
             return self.rows
         keys, margin = self._bound
-        _, t = _streamed(keys, margin, limit)  # the limit-th largest key
+        t = kth_largest(keys, limit)
         return self.rows[np.flatnonzero(keys >= np.float64(t - margin))]
 
     def badness(self, positions: Rows) -> npt.NDArray[Any]:
@@ -105,13 +107,24 @@ def entrants(keys: Any, margin: float, bound: int) -> Rows:
     threshold stays close to the one at each row."""
     if bound >= len(keys):
         return np.arange(len(keys))
-    return np.flatnonzero(_streamed(keys, margin, bound)[0])
+    return np.flatnonzero(_streamed(keys, margin, bound))
 
 
-def _streamed(keys: Any, margin: float, bound: int) -> tuple[npt.NDArray[np.bool_], float]:
-    """One pass over ``keys`` in growing blocks (``bound`` < their count), keeping the
-    ``bound`` largest keys so far: the mask of :func:`entrants`, and the ``bound``-th largest
-    key (faster than a partition of them all: most keys fall below the threshold at once)."""
+def kth_largest(keys: Any, k: int) -> float:
+    """The ``k``-th largest of ``keys`` (1 <= k < their count). The ``k``-th largest of the
+    first ``h`` is a lower bound for it, so only the keys reaching that one are partitioned:
+    about ``len(keys) * k / h`` of them for keys in no particular order (all of them at worst,
+    when the keys rise along the rows); ``h = sqrt(len(keys) * k)`` balances the two
+    partitions."""
+    head = keys[: max(_HEAD, math.isqrt(len(keys) * k))]
+    floor = np.partition(head, len(head) - k)[len(head) - k]
+    rest = keys[keys >= floor]
+    return float(np.partition(rest, len(rest) - k)[len(rest) - k])
+
+
+def _streamed(keys: Any, margin: float, bound: int) -> npt.NDArray[np.bool_]:
+    """The mask of :func:`entrants`: one pass over ``keys`` in growing blocks (``bound`` <
+    their count), keeping the ``bound`` largest keys so far."""
     count = len(keys)
     keep = np.zeros(count, dtype=bool)
     keep[:bound] = True
@@ -123,7 +136,7 @@ def _streamed(keys: Any, margin: float, bound: int) -> tuple[npt.NDArray[np.bool
         rising = keys[start:stop][block]  # only these can join the bound largest keys
         best = np.partition(np.concatenate([best, rising]), len(rising))[len(rising) :]
         start = stop
-    return keep, float(best.min())
+    return keep
 
 
 def ranks_by_keys(

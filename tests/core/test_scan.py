@@ -1,6 +1,6 @@
 """The bounds ``store/scan.py`` relies on: a key more than the margin below another's means a
-strictly worse reported score (phase 1's float32 keys and the float64 refined keys), and the
-streamed selection finds the same ``k``-th largest key as a partition."""
+strictly worse reported score (phase 1's float32 keys and the float64 refined keys), and
+``kth_largest`` finds the same ``k``-th largest key as a sort."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from placeborag_core import PROFILES, FakeEmbedder, FakeVectorStore
-from placeborag_core.store.scan import _streamed
+from placeborag_core.store.scan import kth_largest
 from placeborag_core.store.scoring import (
     ScoringQuery,
     bounded_keys,
@@ -76,13 +76,14 @@ def test_keys_apart_by_the_margin_mean_strictly_ordered_scores(
     assert _strictly_ordered(fine, fine_margin, badness)
 
 
-@pytest.mark.parametrize("bound", [1, 3, 64, 250])
-def test_the_streamed_selection_finds_the_kth_largest_key(bound: int) -> None:
+@pytest.mark.parametrize("bound", [1, 3, 64, 250, 299])
+def test_kth_largest_is_the_kth_of_the_sorted_keys(bound: int) -> None:
     rng = np.random.default_rng(bound)
     for keys in (
-        np.round(rng.standard_normal(5_000), 1).astype(np.float32),
-        np.sort(rng.standard_normal(5_000)),
+        np.round(rng.standard_normal(5_000), 1).astype(np.float32),  # many ties
+        np.sort(rng.standard_normal(5_000)),  # rising: the head bounds nothing
+        np.sort(rng.standard_normal(5_000))[::-1].copy(),  # falling: the head holds them all
         np.zeros(300),
+        rng.standard_normal(1_500),  # just past the head
     ):
-        _, kth = _streamed(keys, 0.0, bound)
-        assert kth == float(np.sort(keys)[::-1][bound - 1])
+        assert kth_largest(keys, bound) == float(np.sort(keys)[::-1][bound - 1])
