@@ -13,7 +13,7 @@ last line is the key.
 from __future__ import annotations
 
 import numpy as np
-from _probe_geometry import META, li_embedding
+from _probe_geometry import META, UNIT, li_embedding
 
 __all__ = [
     "DOCS",
@@ -25,18 +25,7 @@ __all__ = [
     "vector",
 ]
 
-TABLE = {
-    "q": [1.0, 0.0, 0.0, 0.0],
-    "a": [1.0, 0.0, 0.0, 0.0],
-    "b": [0.8, 0.6, 0.0, 0.0],
-    "c": [0.6, 0.8, 0.0, 0.0],
-    "d": [0.0, 1.0, 0.0, 0.0],
-    "e": [-0.6, 0.8, 0.0, 0.0],
-    "f": [-1.0, 0.0, 0.0, 0.0],
-    "qtie": [0.0, 0.0, 0.6, 0.8],
-    "big": [2.0, 0.0, 0.0, 0.0],
-    "dummy_text": [0.0, 0.0, 0.0, 1.0],
-}
+TABLE = {**UNIT, "dummy_text": [0.0, 0.0, 0.0, 1.0]}
 _RNG = np.random.default_rng(3)
 _RANDOM = _RNG.normal(size=(13, 4))
 _RANDOM /= np.linalg.norm(_RANDOM, axis=1, keepdims=True)
