@@ -20,6 +20,8 @@ __all__ = ["MAX_FILTER_DEPTH", "MAX_METADATA_DEPTH", "nesting_depth_exceeds"]
 MAX_FILTER_DEPTH = 100
 MAX_METADATA_DEPTH = 32
 
+_LEAVES = frozenset({str, int, float, bool, type(None)})
+
 
 def nesting_depth_exceeds(value: Any, limit: int) -> bool:
     """Whether ``value`` nests mappings, lists and tuples more than ``limit`` levels deep.
@@ -28,6 +30,8 @@ def nesting_depth_exceeds(value: Any, limit: int) -> bool:
     at the first path longer than ``limit``; a container shared by several paths is walked again
     only when reached deeper than before, so the walk is at most ``limit`` times the size.
     """
+    if type(value) is dict and all(type(v) in _LEAVES for v in value.values()):
+        return limit < 1  # the common case, a flat mapping: one level
     deepest: dict[int, int] = {}
     stack: list[tuple[Any, int]] = [(value, 0)]
     while stack:

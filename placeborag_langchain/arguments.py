@@ -19,7 +19,13 @@ import numpy as np
 from placeborag_core.adapter_kit import require_unicode
 from placeborag_langchain.integration_facts import IntegrationFacts
 
-__all__ = ["checked_namespace", "checked_threshold", "reject_unknown", "take_document_filters"]
+__all__ = [
+    "checked_namespace",
+    "checked_threshold",
+    "refuse_unimitated",
+    "reject_unknown",
+    "take_document_filters",
+]
 
 
 def checked_namespace(namespace: Any) -> str:
@@ -53,6 +59,17 @@ def take_document_filters(
     if not facts.document_filter:
         return dict.fromkeys(names), ()
     return {name: kwargs.pop(name, None) for name in names}, names
+
+
+def refuse_unimitated(facts: IntegrationFacts, kwargs: dict[str, Any], method: str) -> None:
+    """NotImplementedError naming the search keywords in `kwargs` that the integration honours
+    and placeborag does not imitate (`IntegrationFacts.unimitated_search_kwargs`)."""
+    named = sorted(name for name in kwargs if name in facts.unimitated_search_kwargs)
+    if named:
+        raise NotImplementedError(
+            f"{method}(): {', '.join(named)}= is not imitated by placeborag (profile "
+            f"{facts.profile!r}, like {facts.integration}, where it changes the search)"
+        )
 
 
 def reject_unknown(

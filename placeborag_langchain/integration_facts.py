@@ -112,6 +112,9 @@ class IntegrationFacts:
         ignored_search_kwargs: search keyword arguments the integration names in its
             signature but that change nothing for a store in memory (Qdrant's `search_params`,
             `consistency`, and `hybrid_fusion` outside hybrid mode): accepted, unused.
+        unimitated_search_kwargs: search keyword arguments the integration honours but
+            placeborag does not imitate (langchain-community LanceDB's per-search `metrics=`):
+            `NotImplementedError` naming them, rather than results the real store would not give.
         embedding_probes: when the integration calls `embed_documents(["dummy_text"])` to learn
             the dimension (langchain-qdrant: in the constructor and before a text MMR search),
             which a counting embedder can see.
@@ -158,6 +161,10 @@ class IntegrationFacts:
             earlier (here: by a store built earlier in the process, still alive) as another
             client of the same records. Other integrations' stores are not registered, so
             `from_existing_collection` does not find them.
+        empty_add_error: the exception type and message an add of no documents raises
+            (`add_texts([])`, `add_documents([])`, `from_texts([])`): Chroma's upsert refuses
+            an empty batch, langchain-community LanceDB cannot create a table from one; None:
+            an empty add returns `[]`.
     """
 
     profile: str
@@ -204,6 +211,7 @@ class IntegrationFacts:
     embedding_probes: frozenset[Literal["init", "mmr"]] = frozenset()
     search_offset: bool = False
     ignored_search_kwargs: tuple[str, ...] = ()
+    unimitated_search_kwargs: tuple[str, ...] = ()
     profile_columns: ColumnRule | None = None
     overwrite_by_default: bool = False
     id_metadata_key: str | None = None
@@ -223,6 +231,7 @@ class IntegrationFacts:
     delete_error_type: type[Exception] = ValueError
     typed_fields: FieldRules | None = None
     named_collections: bool = False
+    empty_add_error: tuple[type[Exception], str] | None = None
     collection_deleted_error: str = (
         "the collection was deleted (delete_collection()); call reset_collection() to create "
         "an empty one"

@@ -100,6 +100,10 @@ _CHROMA = IntegrationFacts(
     get_empty_error="Expected IDs to be a non-empty list, got 0 IDs in get.",
     mmr_order="rank",
     document_filter=True,
+    empty_add_error=(  # lc-chroma-empty-add
+        ValueError,
+        "Expected Embeddings to be non-empty list or numpy array, got [] in upsert.",
+    ),
 )
 
 # docs/integrations/langchain.md: lc-qdrant-relevance-cosine, lc-qdrant-relevance-dot,
@@ -222,6 +226,9 @@ _PGVECTOR = IntegrationFacts(
     delete_none_error=None,
     get_order="storage",
     mmr_order="rank",
+    # langchain-postgres's searches, MMR and delete take **kwargs and ignore what they do not
+    # know (score_threshold, lambda_mult, ... left in a retriever's search_kwargs).
+    strict_kwargs=False,
 )
 
 
@@ -279,6 +286,10 @@ _LANCEDB = IntegrationFacts(
     filter_mode_kwarg="prefilter",
     delete_filter_kwarg="filter",
     delete_all_kwarg="delete_all",
+    # lc-lancedb-community-metrics-kwarg-sets-engine-metric: a per-search metric
+    unimitated_search_kwargs=("metrics",),
+    # lc-lancedb-community-empty-add (an existing table or not, either mode)
+    empty_add_error=(ValueError, "Cannot create table from empty list without a schema"),
 )
 
 # Facts (lc-milvus-*, measured on Milvus Lite 2.5 by probes/lc_milvus_integration.py):

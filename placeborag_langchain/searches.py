@@ -24,6 +24,7 @@ from placeborag_core import FakeVectorStore, Match
 from placeborag_langchain.arguments import (
     checked_namespace,
     checked_threshold,
+    refuse_unimitated,
     reject_unknown,
     take_document_filters,
 )
@@ -111,6 +112,7 @@ class Search:
         extra keyword arguments."""
         self._guard()
         facts = self._facts
+        refuse_unimitated(facts, kwargs, method)
         ns = checked_namespace(kwargs.pop("namespace", self._namespace))
         flt = self._filter_argument(flt, kwargs)
         if self._no_collection(ns):
@@ -182,6 +184,7 @@ class Search:
         arguments."""
         self._guard()
         facts = self._facts
+        refuse_unimitated(facts, kwargs, "max_marginal_relevance_search")
         ns = checked_namespace(kwargs.pop("namespace", self._namespace))
         flt = self._filter_argument(flt, kwargs)
         if self._no_collection(ns):

@@ -217,6 +217,9 @@ class Writes:
         ns = checked_namespace(kwargs.pop("namespace", self._namespace))
         documents = checked_documents(documents)
         resolve_ids(documents, ids)  # the shape of ids, checked before anything is embedded
+        empty_error = self._ids.facts.empty_add_error
+        if not documents and empty_error is not None:
+            raise empty_error[0](empty_error[1])
         return documents, ids, ns
 
     def add(

@@ -170,7 +170,8 @@ def unpack(item: Any, index: int) -> RawRecord:
             raise TypeError(
                 f"record {shown(record_id)}: text must be a str or None, got {type(text).__name__}"
             )
-        require_unicode(text, f"record {shown(record_id)}: text")
+        if not text.isascii():  # the message names the record: built only when it may be needed
+            require_unicode(text, f"record {shown(record_id)}: text")
     if metadata is None:
         return record_id, text, None, vector
     if not isinstance(metadata, Mapping):
@@ -195,11 +196,11 @@ def check_metadata(
     or the document a record is cut from) by ``record_id``."""
     if not metadata:
         return
-    name = f"{owner} {shown(record_id)}"
     for key, value in metadata.items():
         plain_key = type(key) is str and key.isascii() and key and key[0] != "$"
         if plain_key and type(value) in _PLAIN and (type(value) is not str or value.isascii()):
             continue
+        name = f"{owner} {shown(record_id)}"
         if not isinstance(key, str) or not key or key.startswith("$"):
             raise ValueError(
                 f"{name}: metadata keys must be non-empty str not starting with "

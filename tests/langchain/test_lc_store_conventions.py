@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import enum
 import math
+import re
 import uuid
 
 import numpy as np
@@ -241,6 +242,28 @@ def test_faiss_refuses_existing_ids_without_corrupting_anything() -> None:
     assert texts(store.similarity_search("q", k=6)) == DOCS
 
 
+@pytest.mark.parametrize(
+    ("profile", "message"),
+    [
+        ("chroma", "Expected Embeddings to be non-empty list or numpy array, got [] in upsert."),
+        ("lancedb", "Cannot create table from empty list without a schema"),
+    ],
+)
+def test_an_empty_add_raises_where_the_real_store_does(profile: str, message: str) -> None:
+    # Measured: langchain-chroma 1.1.0 (chromadb 1.5.9) and langchain-community 0.4.2 LanceDB
+    # (lancedb 0.40.0) raise ValueError for add_texts([]), add_documents([]), from_texts([]).
+    store = build(profile)
+    for call in (
+        lambda: store.add_texts([]),
+        lambda: store.add_documents([]),
+        lambda: PlaceboVectorStore.from_texts([], TableEmbeddings(), profile=profile),
+    ):
+        with pytest.raises(ValueError, match=re.escape(message)):
+            call()
+    for other in ("default", "qdrant"):  # langchain-qdrant returns [] (measured)
+        assert build(other).add_documents([]) == []
+
+
 def test_length_mismatch_is_refused_before_writing() -> None:
     store = PlaceboVectorStore(TableEmbeddings())
     with pytest.raises(ValueError, match="got 1 ids for 2 documents"):
@@ -343,6 +366,31 @@ def test_unknown_search_kwargs_raise_where_the_real_client_would() -> None:
     with pytest.raises(TypeError, match="bogus"):
         build("default").similarity_search("q", bogus=1)
     assert texts(build("faiss").similarity_search("q", k=1, bogus=1)) == ["a"]  # FAISS ignores
+
+
+def test_pgvector_ignores_unknown_search_kwargs_like_langchain_postgres() -> None:
+    # langchain_postgres.PGVector 0.0.19: similarity_search(..., **kwargs) and
+    # max_marginal_relevance_search(..., **kwargs) drop what they do not know, so a retriever
+    # whose search_kwargs carry score_threshold or lambda_mult for "similarity" still works.
+    store = build("pgvector")
+    assert texts(store.similarity_search("q", k=1, score_threshold=0.5)) == ["a"]
+    retriever = store.as_retriever(search_kwargs={"k": 2, "lambda_mult": 0.5, "bogus": 1})
+    assert texts(retriever.invoke("q")) == ["a", "b"]
+    assert texts(store.max_marginal_relevance_search("q", k=1, bogus=1)) == ["a"]
+
+
+def test_a_per_search_metric_lancedb_honours_is_refused_not_ignored() -> None:
+    # langchain-community LanceDB: metrics="cosine" on a search changes the engine's metric
+    # (lc-lancedb-community-metrics-kwarg-sets-engine-metric); the profile has one metric.
+    store = build("lancedb")
+    for call in (
+        lambda: store.similarity_search("q", k=1, metrics="cosine"),
+        lambda: store.similarity_search_with_score("q", k=1, metrics="dot"),
+        lambda: store.max_marginal_relevance_search("q", k=1, metrics="cosine"),
+    ):
+        with pytest.raises(NotImplementedError, match=r"metrics= is not imitated"):
+            call()
+    assert texts(store.similarity_search("q", k=1, prefilter=True)) == ["a"]
 
 
 def test_score_threshold_in_search_follows_the_integration() -> None:

@@ -316,6 +316,20 @@ def main() -> None:
         "similarity_search_with_vectors returns float64 numpy vectors; "
         f"similarity_search_by_vector_with_relevance_scores reports distances: {by_vector}",
     )
+    empty = store(fill=False)
+    adds = [raised(lambda: empty.add_texts([])), raised(lambda: empty.add_documents([]))]
+    facts.check(
+        "lc-chroma-empty-add",
+        adds
+        == [
+            (
+                ValueError,
+                "Expected Embeddings to be non-empty list or numpy array, got [] in upsert.",
+            )
+        ]
+        * 2,
+        f"add_texts([]) and add_documents([]) raise: {adds}",
+    )
     facts.done()
 
 

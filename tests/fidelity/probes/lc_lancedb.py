@@ -104,6 +104,20 @@ def community(uri: str) -> None:
     auto = over.add_texts(["d"], metadatas=[META["d"]])[0]
     check("lc-lancedb-community-auto-id-uuid4", [len(auto), auto[14]], [36, "4"])
 
+    empty = [
+        error_of(
+            lambda mode=mode, n=n: CommunityLanceDB(
+                uri=uri, embedding=emb, table_name=n, mode=mode
+            ).add_texts([])
+        )
+        for mode, n in (("append", "overwrite"), ("overwrite", "overwrite"), ("append", "fresh"))
+    ]
+    check(
+        "lc-lancedb-community-empty-add",
+        empty,
+        [("ValueError", "Cannot create table from empty list without a schema")] * 3,
+    )
+
     vs = CommunityLanceDB(uri=uri, embedding=emb, table_name="append", mode="append")
     vs.add_texts(list(META), metadatas=list(META.values()), ids=list(META))
     schema = str(vs.get_table().schema.field("metadata").type)

@@ -128,6 +128,14 @@ def ids_and_errors(url: str, emb: Any) -> None:
         ["same-id", "up"],
     )
     check("lc-pgvector-k-0-empty", v1.similarity_search("q", k=0), [])
+    check(
+        "lc-pgvector-unknown-search-kwargs-ignored",
+        [
+            [d.id for d in v1.similarity_search("q", k=1, score_threshold=0.9, bogus=1)],
+            [d.id for d in v1.max_marginal_relevance_search("q", k=1, bogus=1)],
+        ],
+        [["same-id"], ["same-id"]],
+    )
     check_error(
         "lc-pgvector-k-negative",
         error_of(lambda: v1.similarity_search("q", k=-1)),
