@@ -150,7 +150,7 @@ class Manifest:
         """Parse what :meth:`to_dict` wrote; raises :class:`ManifestError` naming the bad field."""
         if not isinstance(data, Mapping):
             raise ManifestError(f"a manifest must be a JSON object, got {type(data).__name__}")
-        if data.get("format") != MANIFEST_FORMAT:
+        if type(data.get("format")) is not int or data.get("format") != MANIFEST_FORMAT:
             raise ManifestError(
                 f"manifest field 'format' must be {MANIFEST_FORMAT}, got "
                 f"{shown(data.get('format'))}"
@@ -160,6 +160,7 @@ class Manifest:
         namespaces: dict[str, NamespaceDigest] = {}
         for name, entry in namespaces_data.items():
             where = f"namespaces[{shown(name)}]"
+            _unicode(name, f"{where} (the namespace name)")
             if not isinstance(entry, Mapping):
                 raise ManifestError(f"manifest field {where} must be an object")
             ids = entry.get("chunk_ids")
@@ -167,6 +168,10 @@ class Manifest:
                 not isinstance(ids, list) or not all(isinstance(i, str) for i in ids)
             ):
                 raise ManifestError(f"manifest field {where}.chunk_ids must be a list of str")
+            for index, chunk_id in enumerate(ids or ()):
+                _unicode(chunk_id, f"{where}.chunk_ids[{index}]")
+            if _field(entry, "chunk_count", int, where) < 0:
+                raise ManifestError(f"manifest field {where}.chunk_count must be >= 0")
             digest = NamespaceDigest(
                 chunk_count=_field(entry, "chunk_count", int, where),
                 chunk_ids_digest=_field(entry, "chunk_ids_digest", str, where),
@@ -193,6 +198,15 @@ class Manifest:
             tenant_set_digest=_field(data, "tenant_set_digest", str),
             namespaces=namespaces,
         )
+        _unicode(manifest.seed_version, "seed_version")
+        _unicode(manifest.embedding.model_name, "embedding.model_name")
+        _unicode(manifest.embedding.salt_id, "embedding.salt_id")
+        for label, width in (
+            ("dimension", manifest.dimension),
+            ("embedding.dimensions", manifest.embedding.dimensions),
+        ):
+            if width < 1:
+                raise ManifestError(f"manifest field {label!r} must be an int >= 1, got {width}")
         if tenant_set_digest(namespaces) != manifest.tenant_set_digest:
             raise ManifestError(
                 "manifest field tenant_set_digest does not match its namespaces (edited by hand?)"
@@ -227,6 +241,14 @@ class Manifest:
         except ManifestError as error:
             where = f"{path}:{error.line}" if error.line is not None else str(path)
             raise ManifestError(f"{where}: {error}", line=error.line) from None
+
+
+def _unicode(text: str, label: str) -> None:
+    """A string read from a manifest (JSON may spell a lone surrogate as ``\\ud800``)."""
+    try:
+        require_unicode(text, f"manifest field {label}")
+    except ValueError as error:
+        raise ManifestError(str(error)) from None
 
 
 def _field(data: Mapping[str, Any], name: str, kind: type[Any], where: str = "") -> Any:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import uuid
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -216,6 +217,39 @@ def _unchanged_rows(
     return np.asarray(difference.max(axis=1) <= _VECTOR_TOLERANCE)
 
 
+def _canonical(value: Any) -> Any:
+    """``value`` as a key that equal metadata share and different metadata do not: types count
+    (``1``, ``1.0`` and ``True`` differ, as filters tell them apart), a list and a tuple holding
+    the same items are the same (the store keeps tuples as lists), NaN equals NaN."""
+    if isinstance(value, bool) or value is None or isinstance(value, str):
+        return (type(value).__name__, value)
+    if isinstance(value, int):
+        return ("int", value)
+    if isinstance(value, float):
+        return ("float", "nan" if math.isnan(value) else value.hex())
+    if isinstance(value, Mapping):
+        return ("map", tuple(sorted((str(k), _canonical(v)) for k, v in value.items())))
+    if isinstance(value, list | tuple):
+        return ("list", tuple(_canonical(item) for item in value))
+    return ("other", repr(value))
+
+
+def _metadata_to_write(
+    core: FakeVectorStore, stored: Mapping[str, Any] | None, expected: Mapping[str, Any]
+) -> tuple[dict[str, Any], bool]:
+    """The metadata to upsert so the record ends up holding ``expected``, and whether the stored
+    metadata already is that. Under a profile whose upsert merges metadata and drops None-valued
+    keys (Chroma), a key the documents no longer give is written as None, which removes it."""
+    profile = core.profile
+    drops_none = profile.none_removes_key
+    wanted = {k: v for k, v in expected.items() if not (drops_none and v is None)}
+    same = stored is not None and _canonical(stored) == _canonical(wanted)
+    write = dict(expected)
+    if stored is not None and profile.upsert_metadata == "merge" and drops_none:
+        write.update({key: None for key in stored if key not in expected})
+    return write, same
+
+
 def seed_store(
     store: object,
     documents: Iterable[Document],
@@ -317,13 +351,16 @@ def _plan_namespace(
                 matrix[[rows[i] for i in stored]], vectors[stored]
             )
         for i, (chunk, row) in enumerate(zip(batch, rows, strict=True)):
-            if same_vector[i] and texts[row] == chunk.text and metadata[row] == chunk.metadata:
+            meta, same_meta = _metadata_to_write(
+                core, metadata[row] if row >= 0 else None, chunk.metadata
+            )
+            if same_vector[i] and texts[row] == chunk.text and same_meta:
                 continue
             writes.append(
                 {
                     "id": chunk.id,
                     "text": chunk.text,
-                    "metadata": dict(chunk.metadata),
+                    "metadata": meta,
                     "vector": vectors[i],
                 }
             )

@@ -300,6 +300,15 @@ class FakeEmbedder:
         a vector store keeps, without a float64 copy of the whole batch). Large batches are
         processed in blocks of texts so the temporaries stay cache-sized.
         """
+        try:
+            floating = np.dtype(dtype).kind == "f"
+        except TypeError:
+            floating = False
+        if not floating:
+            raise TypeError(
+                f"dtype must be a numpy floating type (numpy.float64, numpy.float32, ...), got "
+                f"{shown(dtype)}"
+            )
         batch = _validated_texts(texts)
         if len(batch) <= _BLOCK and dtype is np.float64:
             return self._rows.matrix(batch)

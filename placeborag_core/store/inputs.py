@@ -64,6 +64,8 @@ def check_namespace(namespace: Any) -> None:
         raise TypeError(
             f"namespace must be a str, got {type(namespace).__name__} {shown(namespace)}"
         )
+    if not namespace.isascii():
+        require_unicode(namespace, "namespace")
 
 
 def as_vector(value: Any, what: str, profile: Profile) -> npt.NDArray[np.float64]:
@@ -80,10 +82,12 @@ def as_vector(value: Any, what: str, profile: Profile) -> npt.NDArray[np.float64
         )
     if np.max(np.abs(array)) > _F32_MAX:
         raise ValueError(f"{what} has a component too large for float32 storage")
-    if not profile.accepts_zero_vectors and not np.any(array):
+    # the engine sees float32 values: components that all round to 0 make the zero vector
+    if not profile.accepts_zero_vectors and not np.any(array.astype(np.float32)):
         accepting = ", ".join(p.name for p in PROFILES.values() if p.accepts_zero_vectors)
+        rounded = " once rounded to float32" if np.any(array) else ""
         raise ValueError(
-            f"{what} is the zero vector, which has no direction (cosine undefined); the "
+            f"{what} is the zero vector{rounded}, which has no direction (cosine undefined); the "
             f"{profile.name} profile rejects it, the profiles of engines that accept it "
             f"({accepting}) score it as their engine does"
         )

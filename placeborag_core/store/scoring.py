@@ -74,9 +74,10 @@ _EXACT_BLOCK = 4096  # rows scored exactly at a time (float64 temporaries of a f
 def reciprocal_norms(squared: F64) -> npt.NDArray[np.float32]:
     """``RN32(1 / sqrt(|v|**2))`` of approximate squared norms; 0 for a zero row (its cosine with
     anything is 0)."""
-    with np.errstate(divide="ignore"):
+    with np.errstate(divide="ignore", over="ignore"):
         inv = np.where(squared > 0, 1.0 / np.sqrt(squared), 0.0)
-    return inv.astype(np.float32)
+        # a norm below 1 / FLT_MAX (float32 subnormal components) gives inf: see bounded_keys
+        return inv.astype(np.float32)
 
 
 @dataclass
@@ -190,6 +191,8 @@ def bounded_keys(
         return None  # a zero row reports NaN (worst), although its phase-1 key is 0
     if part.norm_max * query.norm_bound >= 2.0**100 or query.norm_bound >= 2.0**100:
         return None  # the float32 product could overflow
+    if query.formula.kind == "cos" and not np.isfinite(part.inv_max):
+        return None  # a row's float32 reciprocal norm overflowed: its phase-1 key is not bounded
     b, delta = _bound(part, query)
     return _keys(part, query, rows), (2 * b + delta) * (1 + 2.0**-20)
 

@@ -195,9 +195,12 @@ class FakeVectorStore(ReadMethods):
         :meth:`refresh` under ``visibility="manual"``).
         """
         batch = WriteBatch(self._batches, self._profile)
-        yield batch
-        with self._lock:
-            self._writer.apply(batch)
+        try:
+            yield batch
+            with self._lock:
+                self._writer.apply(batch)
+        finally:
+            batch.closed = True
 
     def delete(
         self,

@@ -30,9 +30,19 @@ class WriteBatch:
         self._builder = builder
         self._profile = profile
         self.writes: list[tuple[str, Batch | list[str]]] = []
+        self.closed = False
+
+    def _check_open(self) -> None:
+        if self.closed:
+            raise RuntimeError(
+                "this batch's `with store.batch()` block has ended: its writes were applied (or "
+                "dropped, if the block raised), and a write added now would never be applied; "
+                "open a new batch"
+            )
 
     def upsert_many(self, records: Iterable[Any], *, namespace: str = "") -> None:
         """Add an upsert of ``records`` (as ``FakeVectorStore.upsert_many`` takes them)."""
+        self._check_open()
         check_namespace(namespace)
         batch = self._builder.build(records)
         if batch is not None:
@@ -44,6 +54,7 @@ class WriteBatch:
         """Add an append of ``records``: each becomes a new row, ids may repeat (profiles whose
         engine has no primary key: ``Profile.append_writes``); ``replace``: the records replace
         the namespace's rows and its table schema instead."""
+        self._check_open()
         if not self._profile.append_writes:
             raise ValueError(
                 f"the {self._profile.name} profile's engine keys records by id: it has no "
@@ -56,6 +67,7 @@ class WriteBatch:
 
     def delete(self, ids: str | Iterable[str], *, namespace: str = "") -> None:
         """Add a delete of ``ids`` (missing ids are ignored when it is applied)."""
+        self._check_open()
         check_namespace(namespace)
         unique = [self._profile.ids.lookup(i) for i in delete_ids(ids)]
         self.writes.append((namespace, unique))

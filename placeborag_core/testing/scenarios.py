@@ -15,6 +15,7 @@ Scores are similarities: higher is better, in [0, 1].
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -22,6 +23,7 @@ from typing import Any
 
 from placeborag_core.messages import shown
 from placeborag_core.records import Match
+from placeborag_core.unicode_text import require_unicode
 
 __all__ = [
     "CannedChunk",
@@ -48,6 +50,14 @@ class CannedChunk:
     metadata: Mapping[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
+        _text(self.id, "CannedChunk.id", empty=False)
+        _text(self.text, f"CannedChunk {shown(self.id)}: text")
+        _number(self.score, f"CannedChunk {shown(self.id)}: score")
+        if not isinstance(self.metadata, Mapping):
+            raise TypeError(
+                f"CannedChunk {shown(self.id)}: metadata must be a mapping, got "
+                f"{type(self.metadata).__name__} {shown(self.metadata)}"
+            )
         object.__setattr__(self, "metadata", MappingProxyType(dict(self.metadata)))
 
     def as_match(self) -> Match:
@@ -84,6 +94,26 @@ class ContextState:
     expectation: str
     score_floor: float | None = None
 
+    def __post_init__(self) -> None:
+        _text(self.name, "ContextState.name", empty=False)
+        _text(self.query, f"ContextState {shown(self.name)}: query")
+        _text(self.expectation, f"ContextState {shown(self.name)}: expectation")
+        chunks: Any = self.chunks  # a caller may hand anything
+        if not isinstance(chunks, tuple | list):
+            raise TypeError(
+                f"ContextState {shown(self.name)}: chunks must be a tuple of CannedChunk, got "
+                f"{type(chunks).__name__}"
+            )
+        for index, chunk in enumerate(chunks):
+            if not isinstance(chunk, CannedChunk):
+                raise TypeError(
+                    f"ContextState {shown(self.name)}: chunks[{index}] must be a CannedChunk, "
+                    f"got {type(chunk).__name__} {shown(chunk)}"
+                )
+        object.__setattr__(self, "chunks", tuple(chunks))
+        if self.score_floor is not None:
+            _number(self.score_floor, f"ContextState {shown(self.name)}: score_floor")
+
     @property
     def ids(self) -> list[str]:
         """The chunk ids in rank order."""
@@ -96,6 +126,26 @@ class ContextState:
     def records(self) -> list[tuple[str, str, dict[str, Any]]]:
         """``(id, text, metadata)`` tuples, e.g. for ``FakeVectorStore.upsert_many``."""
         return [(chunk.id, chunk.text, dict(chunk.metadata)) for chunk in self.chunks]
+
+
+def _text(value: Any, what: str, *, empty: bool = True) -> None:
+    """TypeError unless ``value`` is a str, ValueError if it is empty (and ``empty`` is False) or
+    not valid Unicode."""
+    kind = "a str" if empty else "a non-empty str"
+    if not isinstance(value, str):
+        raise TypeError(f"{what} must be {kind}, got {type(value).__name__} {shown(value)}")
+    if not (empty or value):
+        raise ValueError(f"{what} must be {kind}, got ''")
+    require_unicode(value, what)
+
+
+def _number(value: Any, what: str) -> None:
+    """TypeError unless ``value`` is an int or float (not bool), ValueError unless finite."""
+    allowed = "a finite int or float (a similarity, higher is better)"
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise TypeError(f"{what} must be {allowed}, got {type(value).__name__} {shown(value)}")
+    if not math.isfinite(value):
+        raise ValueError(f"{what} must be {allowed}, got {shown(value)}")
 
 
 def _meta(doc_id: str, title: str, url: str, updated: str) -> dict[str, Any]:
@@ -119,6 +169,8 @@ def weak_chunk(
     query: str = DEFAULT_QUERY, *, score: float = 0.12, floor: float = 0.5
 ) -> ContextState:
     """A single result far below the score floor."""
+    _number(score, "weak_chunk: score")
+    _number(floor, "weak_chunk: floor")
     if not score < floor:
         raise ValueError(
             f"score must be below floor, got score={shown(score)}, floor={shown(floor)}"

@@ -473,3 +473,9 @@ def test_kept_token_units_are_dropped_past_their_budget_without_changing_vectors
     embedder = FakeEmbedder()
     assert [embedder.embed(text) for text in texts] == expected
     assert 0 < embedder._units.kept < 50  # dropped along the way, refilled since
+
+
+@pytest.mark.parametrize("dtype", [np.int32, object, "nonsense", complex])
+def test_embed_many_refuses_a_dtype_that_is_not_a_float(dtype: object) -> None:
+    with pytest.raises(TypeError, match="dtype must be a numpy floating type"):
+        FakeEmbedder(dimensions=16).embed_many(["a"], dtype=dtype)  # type: ignore[arg-type]

@@ -10,10 +10,12 @@ import pytest
 
 from placeborag_core import (
     DimensionError,
+    Document,
     FakeEmbedder,
     FakeVectorStore,
     Match,
     Record,
+    seed_store,
 )
 
 KNOWLEDGE_BASE = [
@@ -361,3 +363,22 @@ def test_large_batches_are_validated_per_record_when_one_is_bad() -> None:
     assert store.count() == 0
     store.upsert_many(good)
     assert store.get("r3").vector == (1.0, 1.0, 1.0, 1.0)  # type: ignore[union-attr]
+
+
+def test_a_batch_refuses_writes_after_its_block_ended() -> None:
+    store = FakeVectorStore(embedder=FakeEmbedder(dimensions=16))
+    with store.batch() as batch:
+        batch.upsert_many([("a", "first")])
+    for late in (lambda: batch.upsert_many([("b", "late")]), lambda: batch.delete(["a"])):
+        with pytest.raises(RuntimeError, match="block has ended"):
+            late()
+    assert store.ids() == ["a"]
+
+
+def test_a_namespace_name_must_be_valid_unicode() -> None:
+    store = FakeVectorStore(embedder=FakeEmbedder(dimensions=16))
+    with pytest.raises(ValueError, match="namespace is not valid Unicode"):
+        store.upsert("a", "text", namespace="\ud800")
+    with pytest.raises(ValueError, match="namespace is not valid Unicode"):
+        seed_store(store, [Document("d", "text")], namespace="\udfff")
+    assert store.namespaces() == []

@@ -1,0 +1,45 @@
+"""Canned context states check what they are built from, naming the field."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from placeborag_core import CannedChunk, ContextState
+from placeborag_core.testing.scenarios import no_chunks, weak_chunk
+
+
+@pytest.mark.parametrize(
+    "build",
+    [
+        lambda: CannedChunk(1, "text", 0.5),  # type: ignore[arg-type]
+        lambda: CannedChunk("a", None, 0.5),  # type: ignore[arg-type]
+        lambda: CannedChunk("a", "text", "high"),  # type: ignore[arg-type]
+        lambda: CannedChunk("a", "text", 0.5, None),  # type: ignore[arg-type]
+        lambda: ContextState("n", "q", ("a",), "e"),  # type: ignore[arg-type]
+        lambda: ContextState("n", None, (), "e"),  # type: ignore[arg-type]
+        lambda: no_chunks(5),  # type: ignore[arg-type]
+        lambda: weak_chunk(score="0.1"),  # type: ignore[arg-type]
+    ],
+)
+def test_a_value_of_the_wrong_type_is_a_type_error(build: Callable[[], Any]) -> None:
+    with pytest.raises(TypeError, match="must be"):
+        build()
+
+
+@pytest.mark.parametrize(
+    "build",
+    [
+        lambda: CannedChunk("", "text", 0.5),
+        lambda: CannedChunk("a", "text", float("nan")),
+        lambda: weak_chunk(score=float("-inf")),
+        lambda: ContextState("n", "q\ud800", (), "e"),
+    ],
+)
+def test_an_empty_id_a_non_finite_score_or_bad_unicode_is_a_value_error(
+    build: Callable[[], Any],
+) -> None:
+    with pytest.raises(ValueError, match=r"must be|not valid Unicode"):
+        build()
