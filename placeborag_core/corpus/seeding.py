@@ -172,7 +172,12 @@ def chunk_documents(documents: Iterable[Document], chunker: Chunker | None = Non
     docs = list(documents)
     _check_documents(docs)
     cutter = chunker if chunker is not None else WordChunker()
-    version = cutter.version
+    version = getattr(cutter, "version", None)
+    if not isinstance(version, str) or not callable(getattr(cutter, "split", None)):
+        raise TypeError(
+            "chunker must follow the Chunker protocol (a str `version` and a `split(text)` "
+            f"method returning spans), got {type(cutter).__name__} {shown(cutter)}"
+        )
     chunks: list[Chunk] = []
     for doc in docs:
         for ordinal, span in enumerate(cutter.split(doc.text)):

@@ -76,6 +76,14 @@ class FailureQueue:
             raise TypeError(f"error must be an exception instance or class, got {shown(error)}")
         if isinstance(times, bool) or not isinstance(times, int) or times < 1:
             raise ValueError(f"times must be an int >= 1, got {shown(times)}")
+        if isinstance(error, type):
+            try:  # the class is instantiated with a message when it fires: it must take one
+                _injected(error)
+            except Exception as failure:  # any failure means: pass an instance
+                raise TypeError(
+                    f"error class {error.__name__} cannot be built from a message "
+                    f"({type(failure).__name__}: {failure}); pass an instance instead"
+                ) from None
         self._queue.append(_Pending(error, times))  # type: ignore[arg-type]
 
     def __len__(self) -> int:
@@ -95,4 +103,8 @@ class FailureQueue:
             self._queue.popleft()
         if isinstance(pending.error, BaseException):
             return pending.error
-        return pending.error(f"injected query failure ({pending.error.__name__})")
+        return _injected(pending.error)
+
+
+def _injected(error: type[BaseException]) -> BaseException:
+    return error(f"injected query failure ({error.__name__})")

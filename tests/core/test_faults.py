@@ -149,6 +149,19 @@ def test_fail_next_query_instances_classes_and_times() -> None:
     assert store.query([1.0, 0.0])
 
 
+def test_an_error_class_that_cannot_take_a_message_is_refused_when_armed() -> None:
+    class NeedsTwoError(Exception):
+        def __init__(self, a: str, b: str) -> None:
+            super().__init__(a, b)
+
+    store = _two_docs()
+    for error in (UnicodeDecodeError, NeedsTwoError):
+        with pytest.raises(TypeError, match=rf"error class {error.__name__} cannot be built"):
+            store.fail_next_query(error)
+    assert store.armed_failures() == []
+    assert store.query([1.0, 0.0])
+
+
 def test_failures_fire_before_validation_leave_writes_and_state_alone() -> None:
     store = _two_docs()
     store.fail_next_query(times=3)

@@ -1,4 +1,5 @@
-"""Reseeding compares metadata by value and type, and a second run writes nothing."""
+"""Reseeding compares metadata by value and type, a second run writes nothing, and a chunker
+must follow the Chunker protocol."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from typing import Any
 import pytest
 
 from placeborag_core import Document, FakeEmbedder, FakeVectorStore, seed_store
+from placeborag_core.corpus.chunking import WordChunker
 
 
 def _store(profile: str = "default") -> FakeVectorStore:
@@ -39,3 +41,13 @@ def test_reseeding_under_chroma_removes_a_metadata_key_the_documents_dropped() -
     seed_store(store, [Document("d", "refund policy", {"a": 1})])
     assert "b" not in store.get(store.ids()[0]).metadata
     assert seed_store(store, [Document("d", "refund policy", {"a": 1})]).upserted == 0
+
+
+@pytest.mark.parametrize("chunker", [object(), "words", WordChunker().split])
+def test_a_chunker_outside_the_protocol_is_refused_before_anything_is_written(
+    chunker: Any,
+) -> None:
+    store = _store()
+    with pytest.raises(TypeError, match="chunker must follow the Chunker protocol"):
+        seed_store(store, [Document("d", "refund policy")], chunker=chunker)
+    assert store.ids() == []
