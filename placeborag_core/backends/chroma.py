@@ -9,6 +9,7 @@ raises them. Every fact is in ``docs/engines/chroma.md`` with the probe that mea
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from placeborag_core.backends.formulas import (
@@ -20,6 +21,7 @@ from placeborag_core.backends.profile import IdRule, KRule, MetricVariant, Profi
 from placeborag_core.backends.ties import INSERTION
 from placeborag_core.errors import FilterError
 from placeborag_core.filters.dialect import FilterDialect
+from placeborag_core.messages import shown
 
 __all__ = ["CHROMA_OPERATORS", "PROFILE", "validate_where"]
 
@@ -122,6 +124,41 @@ def _validate_expression(value: dict[Any, Any]) -> None:
             raise FilterError("Invalid where clause")
 
 
+def validate_metadata(metadata: Mapping[str, Any]) -> None:
+    """chromadb's ``validate_metadata`` of a record's metadata, with its exception types and
+    messages (``#chroma-metadata-values``): str keys but the reserved ``chroma:document``;
+    values str, int, float, bool, None, or a non-empty list whose items are all str, all int,
+    all float or all bool."""
+    for key, value in metadata.items():
+        if key == "chroma:document":
+            raise ValueError(
+                "Expected metadata to not contain the reserved key chroma:document in upsert."
+            )
+        if not isinstance(key, str):
+            raise TypeError(
+                f"Expected metadata key to be a str, got {shown(key)} which is a "
+                f"{type(key).__name__} in upsert."
+            )
+        if isinstance(value, list):
+            _validate_list(key, value)
+        elif value is not None and not isinstance(value, str | int | float):
+            raise ValueError(
+                "Expected metadata value to be a str, int, float, bool, SparseVector, list, or "
+                f"None, got {shown(value)} which is a {type(value).__name__} in upsert."
+            )
+
+
+def _validate_list(key: str, value: list[Any]) -> None:
+    if not value:
+        raise ValueError(f"Expected metadata list value for key '{key}' to be non-empty in upsert.")
+    kinds = {type(item) for item in value}
+    if len(kinds) > 1 or not kinds <= {str, int, float, bool}:
+        raise ValueError(
+            f"Expected metadata list value for key '{key}' to contain only str, int, float, or "
+            f"bool and all elements must be the same type, got {shown(value)} in upsert."
+        )
+
+
 PROFILE = Profile(
     name="chroma",
     metric="l2",
@@ -177,10 +214,11 @@ PROFILE = Profile(
         evidence=f"{DOC}#chroma-k-zero",
     ),
     nested_metadata=False,
+    metadata_rule=validate_metadata,
     accepts_zero_vectors=True,
     evidence=(
         ("zero vectors", f"{DOC}#chroma-zero-vector"),
-        ("metadata", f"{DOC}#chroma-metadata-nested"),
+        ("metadata", f"{DOC}#chroma-metadata-nested, #chroma-metadata-values"),
         (
             "ties",
             (

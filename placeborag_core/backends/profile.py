@@ -247,6 +247,9 @@ class Profile:
     ``native_filter``: reads the engine's own filter objects, if integrations pass them.
     ``keeps_deleted_rows``: a namespace whose last record is deleted stays (its deleted rows
     stay in the engine's segment, and a filter that fails as it runs still fails; Milvus).
+    ``metadata_rule``: the engine's own check of one record's metadata, run before the generic
+    one so that what the engine refuses raises its exception type and message (Chroma's
+    ``validate_metadata``); None: the generic check alone.
     """
 
     name: str
@@ -268,6 +271,7 @@ class Profile:
     nan_queries_match_nothing: bool = False
     columns: ColumnRule | None = None
     keeps_deleted_rows: bool = False
+    metadata_rule: Callable[[Mapping[str, Any]], None] | None = None
     evidence: tuple[tuple[str, str], ...] = ()
     _variant: MetricVariant = field(init=False, repr=False, compare=False)
 

@@ -101,7 +101,10 @@ class BatchBuilder:
         given_raw: dict[int, Any] = {}
         missing: list[int] = []
         nested = self._profile.nested_metadata
+        rule = self._profile.metadata_rule
         for index, (record_id, text, metadata, vector) in enumerate(raw):
+            if rule is not None and metadata:
+                rule(metadata)
             check_metadata(record_id, metadata, nested)
             if vector is not None:
                 given_raw[index] = vector

@@ -616,7 +616,7 @@ def test_nested_metadata_per_profile() -> None:
         assert record.metadata == nested
         record.metadata["doc"]["authors"][0]["name"] = "changed"
         assert store.get("1").metadata == nested  # type: ignore[union-attr]
-    with pytest.raises(TypeError, match=r"must be str, int, float, bool, None or a list of"):
+    with pytest.raises(ValueError, match=r"Expected metadata value to be a str, int, float"):
         FakeVectorStore(profile="chroma").upsert("1", None, nested, vector=[1.0])
 
 

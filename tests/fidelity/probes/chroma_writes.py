@@ -174,6 +174,64 @@ def main() -> None:
         emptied[0] is InvalidArgumentError and "dimension of 3, got 2" in emptied[1],
         f"a collection emptied by delete keeps its width: {emptied[1]}",
     )
+    bad_metadata = {
+        "nested dict": {"d": {"x": 1}},
+        "int key": {1: "x"},
+        "empty list": {"tags": []},
+        "mixed list": {"tags": [1, "a"]},
+        "list of dicts": {"tags": [{"x": 1}]},
+        "reserved key": {"chroma:document": "x"},
+    }
+    refused = {
+        label: raised(
+            lambda meta=meta: made.upsert(ids=["m"], embeddings=[[1.0, 0.0]], metadatas=[meta])
+        )
+        for label, meta in bad_metadata.items()
+    }
+    seen = {label: (name(kind), text) for label, (kind, text) in refused.items()}
+    facts.check(
+        "chroma-metadata-values",
+        seen
+        == {
+            "nested dict": (
+                "ValueError",
+                (
+                    "Expected metadata value to be a str, int, float, bool, SparseVector, list, or "
+                    "None, got {'x': 1} which is a dict in upsert."
+                ),
+            ),
+            "int key": (
+                "TypeError",
+                "Expected metadata key to be a str, got 1 which is a int in upsert.",
+            ),
+            "empty list": (
+                "ValueError",
+                "Expected metadata list value for key 'tags' to be non-empty in upsert.",
+            ),
+            "mixed list": (
+                "ValueError",
+                (
+                    "Expected metadata list value for key 'tags' to contain only str, int, "
+                    "float, or bool and all elements must be the same type, got [1, 'a'] in "
+                    "upsert."
+                ),
+            ),
+            "list of dicts": (
+                "ValueError",
+                (
+                    "Expected metadata list value for key 'tags' to contain only str, int, "
+                    "float, or bool and all elements must be the same type, got [{'x': 1}] in "
+                    "upsert."
+                ),
+            ),
+            "reserved key": (
+                "ValueError",
+                "Expected metadata to not contain the reserved key chroma:document in upsert.",
+            ),
+        }
+        and made.get(ids=["m"])["ids"] == [],
+        f"metadata values and keys chromadb's validate_metadata refuses, nothing written: {seen}",
+    )
     facts.check(
         "chroma-filter-no-match",
         made.query(query_embeddings=[[1.0, 0.0]], n_results=3, where={"x": 1})["ids"] == [[]],
