@@ -53,7 +53,9 @@ class ChromaMethods(PersistenceMethods):
     def delete_collection(self) -> None:
         """Delete the collection (Chroma): its records go, and every later call raises
         Chroma's ValueError until `reset_collection()`. A second `delete_collection()` raises
-        it too, as Chroma's does."""
+        it too, as Chroma's does (PGVector's returns: `repeat_delete_collection_raises`)."""
+        if self._guard.deleted and not self._facts.repeat_delete_collection_raises:
+            return
         self._guard.check()
         self._drop_records()
         self._guard.deleted = True

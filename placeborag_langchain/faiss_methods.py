@@ -1,6 +1,7 @@
 """LangChain `FAISS`'s own methods, offered under every profile.
 
-Adding texts with their own vectors (`add_embeddings`, `from_embeddings`), the async searches by
+Adding texts with their own vectors (`add_embeddings` in FAISS's form or PGVector's,
+`from_embeddings`), the async searches by
 vector with scores, merging another store in (`merge_from`) and `embedding_function`, each with
 FAISS's signature, return type and errors (`docs/integrations/langchain-parity.md`). Saving and
 loading (`save_local`, `load_local`, ...) are in `persistence_methods`.
@@ -8,6 +9,7 @@ loading (`save_local`, `load_local`, ...) are in `persistence_methods`.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -60,6 +62,45 @@ def _text_embedding_pairs(text_embeddings: Any, method: str) -> tuple[list[str],
     return texts, vectors
 
 
+def _faiss_form(
+    text_embeddings: Any, metadatas: Any = None, ids: Any = None, **kwargs: Any
+) -> None:
+    """FAISS's `add_embeddings` parameters (bound by `_embedding_call`)."""
+
+
+def _pgvector_form(
+    texts: Any, embeddings: Any, metadatas: Any = None, ids: Any = None, **kwargs: Any
+) -> None:
+    """PGVector's `add_embeddings` parameters (bound by `_embedding_call`)."""
+
+
+def _embedding_call(
+    args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> tuple[list[str], list[Any], Any, Any, dict[str, Any]]:
+    """Texts, vectors, metadatas, ids and the other keywords of an `add_embeddings` call in
+    FAISS's form (pairs) or PGVector's (parallel lists: `texts=`/`embeddings=` named, or a
+    first argument of str items, which a pair is not). TypeError as Python raises it for
+    arguments that fit neither."""
+    first = args[0] if args else kwargs.get("texts")
+    pgvector = "texts" in kwargs or "embeddings" in kwargs
+    if not pgvector and isinstance(first, list | tuple) and first:
+        pgvector = all(isinstance(item, str) for item in first)
+    form = _pgvector_form if pgvector else _faiss_form
+    bound = inspect.signature(form).bind(*args, **kwargs).arguments
+    rest = dict(bound.get("kwargs", {}))
+    if not pgvector:
+        texts, vectors = _text_embedding_pairs(bound["text_embeddings"], "add_embeddings")
+        return texts, vectors, bound.get("metadatas"), bound.get("ids"), rest
+    texts, vectors = list(bound["texts"]), list(bound["embeddings"])
+    if len(texts) != len(vectors):
+        raise ValueError(
+            f"add_embeddings() got {len(texts)} texts and {len(vectors)} embeddings; give one "
+            "embedding per text"
+        )
+    texts, vectors = _text_embedding_pairs(list(zip(texts, vectors, strict=True)), "add_embeddings")
+    return texts, vectors, bound.get("metadatas"), bound.get("ids"), rest
+
+
 class FaissMethods(StoreParts):
     """FAISS's vectors-given adds, async searches by vector and merging."""
 
@@ -68,20 +109,21 @@ class FaissMethods(StoreParts):
         """FAISS's name for the store's `Embeddings`."""
         return self._embedding
 
-    def add_embeddings(
-        self,
-        text_embeddings: Iterable[tuple[str, list[float]]],
-        metadatas: list[dict[Any, Any]] | None = None,
-        ids: list[Any] | None = None,
-        **kwargs: Any,
-    ) -> list[str]:
-        """Add texts with their own embeddings (FAISS): nothing is embedded. `normalize_L2`
-        applies to them as to any added vector."""
+    def add_embeddings(self, *args: Any, **kwargs: Any) -> list[str]:
+        """Add texts with their own embeddings: nothing is embedded, and `normalize_L2` applies
+        to them as to any added vector. Two real forms: FAISS's `add_embeddings(
+        text_embeddings, metadatas=None, ids=None)` with (text, vector) pairs, and PGVector's
+        `add_embeddings(texts, embeddings, metadatas=None, ids=None)` with parallel lists
+        (taken when `texts=`/`embeddings=` is named or the first argument holds str items)."""
         from placeborag_langchain.writes import texts_to_documents
 
-        texts, vectors = _text_embedding_pairs(text_embeddings, "add_embeddings")
+        texts, vectors, metadatas, ids, rest = _embedding_call(args, kwargs)
         docs = texts_to_documents(texts, metadatas, method="add_embeddings")
-        return self._writes.add_vectors(docs, vectors, {"ids": ids, **kwargs})
+        return self._writes.add_vectors(docs, vectors, {"ids": ids, **rest})
+
+    async def aadd_embeddings(self, *args: Any, **kwargs: Any) -> list[str]:
+        """Async twin of `add_embeddings` (PGVector's `aadd_embeddings`)."""
+        return self.add_embeddings(*args, **kwargs)
 
     @classmethod
     def from_embeddings(

@@ -109,6 +109,12 @@ class IntegrationFacts:
         search_offset: whether searches take `offset=` (Qdrant: skip that many results, after
             `score_threshold`); MMR then also takes `score_threshold` (only candidates above it
             are considered, as Qdrant's engine does).
+        search_fetch_k: whether the similarity searches take `fetch_k` (FAISS: the candidates
+            a post-filter sees; placeborag's default profile likewise). Otherwise `fetch_k` is
+            an unknown keyword like any other (`strict_kwargs`): Chroma's `Collection.query`
+            raises TypeError, langchain-qdrant's client AssertionError
+            (`lc-chroma-search-fetch-k`, `lc-qdrant-search-fetch-k`); langchain-postgres,
+            LanceDB and langchain-milvus ignore it, so it changes nothing.
         ignored_search_kwargs: search keyword arguments the integration names in its
             signature but that change nothing for a store in memory (Qdrant's `search_params`,
             `consistency`, and `hybrid_fusion` outside hybrid mode): accepted, unused.
@@ -159,8 +165,15 @@ class IntegrationFacts:
         named_collections: whether a store's collection can be found again by its name:
             langchain-qdrant's `from_existing_collection(name)` opens a collection created
             earlier (here: by a store built earlier in the process, still alive) as another
-            client of the same records. Other integrations' stores are not registered, so
-            `from_existing_collection` does not find them.
+            client of the same records; so does langchain-postgres's `from_existing_index`
+            (a store of the same profile and name). Other integrations' stores are not
+            registered, so these do not find them.
+        collection_name_error: the message of the ValueError for a collection name the
+            integration refuses (chromadb's name rules, `lc-chroma-collection-name`), or None
+            for a valid name; None: every non-empty name is taken.
+        repeat_delete_collection_raises: whether `delete_collection()` on a deleted collection
+            raises `collection_deleted_error` (Chroma) or does nothing (langchain-postgres logs
+            "Collection not found" and returns, `lc-pgvector-collection-life`).
         empty_add_error: the exception type and message an add of no documents raises
             (`add_texts([])`, `add_documents([])`, `from_texts([])`): Chroma's upsert refuses
             an empty batch, langchain-community LanceDB cannot create a table from one; None:
@@ -210,6 +223,7 @@ class IntegrationFacts:
     document_filter: bool = False
     embedding_probes: frozenset[Literal["init", "mmr"]] = frozenset()
     search_offset: bool = False
+    search_fetch_k: bool = False
     ignored_search_kwargs: tuple[str, ...] = ()
     unimitated_search_kwargs: tuple[str, ...] = ()
     profile_columns: ColumnRule | None = None
@@ -232,6 +246,8 @@ class IntegrationFacts:
     typed_fields: FieldRules | None = None
     named_collections: bool = False
     empty_add_error: tuple[type[Exception], str] | None = None
+    repeat_delete_collection_raises: bool = True
+    collection_name_error: Callable[[str], str | None] | None = None
     collection_deleted_error: str = (
         "the collection was deleted (delete_collection()); call reset_collection() to create "
         "an empty one"

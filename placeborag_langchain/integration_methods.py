@@ -5,7 +5,8 @@ Chroma's collection handling (`delete_collection`, `reset_collection`, `fork`,
 `similarity_search_by_vector_with_relevance_scores`: `chroma_methods`), FAISS's
 (`add_embeddings`, `from_embeddings`, `merge_from`, the async searches by vector with scores:
 `faiss_methods`; `save_local` / `load_local`, `serialize_to_bytes` / `deserialize_from_bytes`:
-`persistence_methods`) and Qdrant's (`from_existing_collection`: `qdrant_methods`), each with the
+`persistence_methods`), Qdrant's (`from_existing_collection`: `qdrant_methods`) and PGVector's
+(MMR with scores, `create_collection`, `from_existing_index`: `pgvector_methods`), each with the
 real signature, return type and errors. What needs a real client or server (`client`,
 `_collection`, `index`, `docstore`, images, hybrid search) raises `NeedsRealClientError`, a
 NotImplementedError (and an AttributeError, so `hasattr` is False) naming it (`real_client`).
@@ -22,6 +23,7 @@ from langchain_core.embeddings import Embeddings
 from placeborag_langchain.chroma_methods import ChromaMethods
 from placeborag_langchain.faiss_methods import FaissMethods
 from placeborag_langchain.persistence import decode_state
+from placeborag_langchain.pgvector_methods import PgvectorMethods
 from placeborag_langchain.qdrant_methods import QdrantCollectionError, QdrantMethods
 from placeborag_langchain.real_client import NeedsRealClientError, RealClientOnly
 
@@ -31,9 +33,11 @@ if TYPE_CHECKING:
 __all__ = ["IntegrationMethods", "NeedsRealClientError", "QdrantCollectionError"]
 
 
-class IntegrationMethods(RealClientOnly, ChromaMethods, FaissMethods, QdrantMethods):
-    """Chroma's, FAISS's and Qdrant's own methods (see the module docstring), one group per
-    base class."""
+class IntegrationMethods(
+    RealClientOnly, ChromaMethods, FaissMethods, QdrantMethods, PgvectorMethods
+):
+    """Chroma's, FAISS's, Qdrant's and PGVector's own methods (see the module docstring), one
+    group per base class."""
 
 
 # Here, not in persistence_methods: a pickle names the function it calls by module and name

@@ -13,6 +13,8 @@ Evidence: `docs/integrations/langchain.md` (fact IDs `lc-*`, re-measured by the 
 
 from __future__ import annotations
 
+import ipaddress
+import re
 from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
@@ -55,12 +57,35 @@ _DEFAULT = IntegrationFacts(
     relevance=MappingProxyType({"cosine": half_shifted_cosine_relevance}),
     relevance_error="no relevance function for metric {metric!r} under profile 'default'",
     document_filter=True,
+    search_fetch_k=True,
     duplicate_ids="duplicate ids in one call: {dups}; each id may appear once per call",
     delete_none_error=(
         "delete(ids=None) is refused: pass the ids to delete (every real integration refuses "
         "None too; list them with store.core_store.ids())"
     ),
 )
+
+_CHROMA_NAME = re.compile(r"[a-zA-Z0-9][a-zA-Z0-9._-]{1,510}[a-zA-Z0-9]")
+
+
+def _chroma_name_error(name: str) -> str | None:
+    """chromadb's validation of a collection name, its message (lc-chroma-collection-name)."""
+    if _CHROMA_NAME.fullmatch(name) is None:
+        return (
+            "Validation error: name: Expected a name containing 3-512 characters from "
+            "[a-zA-Z0-9._-], starting and ending with a character in [a-zA-Z0-9]. Got: " + name
+        )
+    if ".." in name:
+        return (
+            "Validation error: name: Expected a name that does not contains two consecutive "
+            f"periods (..). Got {name}"
+        )
+    try:
+        ipaddress.ip_address(name)
+    except ValueError:
+        return None
+    return f"Validation error: name: Expected a name that is not a valid ip address. Got {name}"
+
 
 # docs/integrations/langchain.md: lc-chroma-relevance-l2, lc-chroma-relevance-cosine,
 # lc-chroma-relevance-ip, lc-chroma-filter-where, lc-chroma-where-document,
@@ -100,6 +125,7 @@ _CHROMA = IntegrationFacts(
     get_empty_error="Expected IDs to be a non-empty list, got 0 IDs in get.",
     mmr_order="rank",
     document_filter=True,
+    collection_name_error=_chroma_name_error,
     empty_add_error=(  # lc-chroma-empty-add
         ValueError,
         "Expected Embeddings to be non-empty list or numpy array, got [] in upsert.",
@@ -179,6 +205,7 @@ _FAISS = IntegrationFacts(
     callable_filter_arg="metadata",
     default_filter_mode="post",
     default_fetch_k=20,
+    search_fetch_k=True,
     mmr_filter_window=2,
     duplicate_ids="Duplicate ids found in the ids list.",
     existing_id="Tried to add ids that already exist: {ids}",
@@ -229,6 +256,12 @@ _PGVECTOR = IntegrationFacts(
     # langchain-postgres's searches, MMR and delete take **kwargs and ignore what they do not
     # know (score_threshold, lambda_mult, ... left in a retriever's search_kwargs).
     strict_kwargs=False,
+    # lc-pgvector-collection-life: after delete_collection() searches and adds raise
+    # "Collection not found" until create_collection(); a second delete only logs it;
+    # from_existing_index(collection_name=...) finds the collection by name.
+    collection_deleted_error="Collection not found",
+    repeat_delete_collection_raises=False,
+    named_collections=True,
 )
 
 

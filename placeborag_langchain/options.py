@@ -6,11 +6,12 @@ call written for `Chroma.from_texts`, `QdrantVectorStore.from_texts` or `FAISS.f
 with `profile=` added. Each option is one of:
 
 * mapped onto a store option (Chroma's `collection_metadata={"hnsw:space": ...}` and
-  `collection_configuration`, Qdrant's `distance`: the metric; Chroma's `embedding_function`:
-  the embedding);
+  `collection_configuration`, Qdrant's `distance`: the metric; Chroma's `embedding_function`
+  and PGVector's `embeddings`: the embedding);
 * kept (Qdrant's `content_payload_key` / `metadata_payload_key`, which decide the filter keys);
 * accepted with no effect on a store in memory (Qdrant's `vector_name`, `batch_size`,
-  `validate_*`, the in-process `location=":memory:"`);
+  `validate_*`, the in-process `location=":memory:"`; PGVector's `connection`, `engine_args`,
+  `async_mode`, ...);
 * refused with `NotImplementedError` naming it when it needs a real client or server (`client`,
   HTTP and cloud settings, on-disk clients, an existing FAISS index or docstore, Qdrant's
   sparse and hybrid retrieval modes), unless it is given its default value.
@@ -342,6 +343,47 @@ _LANCEDB: dict[str, _Option] = {
     "text_key": _Option(refuse="LanceDB table", default="text"),
 }
 
+
+def _use_jsonb(value: Any, options: IntegrationOptions, profile: str) -> None:
+    if value is not True:
+        # langchain-postgres's own refusal (lc-pgvector-constructor-options)
+        raise NotImplementedError("use_jsonb=False is no longer supported.")
+
+
+def _optional_int(name: str) -> Callable[[Any, IntegrationOptions, str], None]:
+    def check(value: Any, options: IntegrationOptions, profile: str) -> None:
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+            raise TypeError(f"{name} must be an int or None, got {type(value).__name__}")
+
+    return check
+
+
+def _optional_dict(name: str) -> Callable[[Any, IntegrationOptions, str], None]:
+    def check(value: Any, options: IntegrationOptions, profile: str) -> None:
+        if value is not None and not isinstance(value, Mapping):
+            raise TypeError(f"{name} must be a dict or None, got {type(value).__name__}")
+
+    return check
+
+
+# langchain-postgres PGVector (lc-pgvector-constructor-options). The connection, its engine
+# arguments, the extension and the sync or async engine only reach a PostgreSQL server: accepted
+# without effect (both method twins work here). A new store's collection is empty, so
+# `pre_delete_collection` has nothing to delete (`from_existing_index` honours it);
+# `embedding_length` only types the vector column the first store of a database creates.
+_PGVECTOR: dict[str, _Option] = {
+    "embeddings": _Option(_embedding_function),
+    "connection": _Option(_ignore),
+    "engine_args": _Option(_optional_dict("engine_args")),
+    "async_mode": _Option(_bool_option("async_mode")),
+    "create_extension": _Option(_bool_option("create_extension")),
+    "pre_delete_collection": _Option(_bool_option("pre_delete_collection")),
+    "embedding_length": _Option(_optional_int("embedding_length")),
+    "collection_metadata": _Option(_optional_dict("collection_metadata")),
+    "logger": _Option(_ignore),
+    "use_jsonb": _Option(_use_jsonb),
+}
+
 _BY_PROFILE: Mapping[str, tuple[str, dict[str, _Option]]] = {
     "default": ("PlaceboVectorStore", {}),
     "chroma": ("Chroma", _CHROMA),
@@ -349,6 +391,7 @@ _BY_PROFILE: Mapping[str, tuple[str, dict[str, _Option]]] = {
     "faiss": ("FAISS", _FAISS),
     "milvus": ("Milvus", _MILVUS),
     "lancedb": ("LanceDB", _LANCEDB),
+    "pgvector": ("PGVector", _PGVECTOR),
 }
 
 
@@ -363,7 +406,7 @@ def read_options(profile: str, given: Mapping[str, Any], where: str) -> Integrat
     cls, table = _BY_PROFILE.get(profile, ("PlaceboVectorStore", {}))
     unknown = sorted(set(given) - set(table))
     if unknown:
-        takes = ", ".join(table) or "none of the real classes' options (profile 'default')"
+        takes = ", ".join(table) or f"none of the real classes' options (profile {profile!r})"
         raise TypeError(
             f"{where} got unexpected keyword argument(s) {', '.join(unknown)}; under profile "
             f"{profile!r} it takes the store options and {cls}'s: {takes}"

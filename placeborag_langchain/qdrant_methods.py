@@ -18,7 +18,7 @@ from placeborag_langchain.store_parts import StoreParts
 if TYPE_CHECKING:
     from placeborag_langchain.vectorstore import PlaceboVectorStore
 
-__all__ = ["QdrantCollectionError", "QdrantMethods"]
+__all__ = ["QdrantCollectionError", "QdrantMethods", "live_collection"]
 
 try:  # the real class's own error type, when langchain-qdrant is installed
     from langchain_qdrant.qdrant import QdrantVectorStoreError as QdrantCollectionError
@@ -28,14 +28,16 @@ except ImportError:  # pragma: no cover - depends on the environment
         """langchain-qdrant's `QdrantVectorStoreError`, when it is not installed."""
 
 
-# Qdrant collections by name, as a server would hold them: what from_existing_collection finds.
-# Each name keeps its live clients, newest last: a collection lives while any client does.
-_QDRANT_COLLECTIONS: dict[str, list[weakref.ref[Any]]] = {}
+# Collections by profile and name, as a server would hold them: what Qdrant's
+# from_existing_collection and PGVector's from_existing_index find. Each keeps its live clients,
+# newest last: a collection lives while any client does.
+_COLLECTIONS: dict[tuple[str, str], list[weakref.ref[Any]]] = {}
 
 
-def _live_client(name: str) -> Any:
-    """The newest live store of the collection `name` (None: no such collection)."""
-    for ref in reversed(_QDRANT_COLLECTIONS.get(name, [])):
+def live_collection(profile: str, name: str) -> Any:
+    """The newest live store of `profile` over the collection `name` (None: no such
+    collection)."""
+    for ref in reversed(_COLLECTIONS.get((profile, name), [])):
         store = ref()
         if store is not None:
             return store
@@ -47,17 +49,18 @@ class QdrantMethods(StoreParts):
 
     def _register_collection(self) -> None:
         """Register this store's collection by name when the integration finds collections by
-        name (`IntegrationFacts.named_collections`: Qdrant's)."""
+        name (`IntegrationFacts.named_collections`: Qdrant's, PGVector's)."""
         if self._facts.named_collections:
+            key = (self._facts.profile, self.collection_name)
             # Another client of a live collection (from_existing_collection) joins its clients:
             # the collection lives while any of them does (a short-lived client no longer takes
             # it along when the GC collects it). A store over other records replaces it.
-            live = _live_client(self.collection_name)
-            clients = _QDRANT_COLLECTIONS.get(self.collection_name, [])
+            live = live_collection(*key)
+            clients = _COLLECTIONS.get(key, [])
             if live is None or live._store is not self._store:
                 clients = []
             alive = [ref for ref in clients if ref() is not None]
-            _QDRANT_COLLECTIONS[self.collection_name] = [*alive, weakref.ref(self)]
+            _COLLECTIONS[key] = [*alive, weakref.ref(self)]
 
     @classmethod
     def from_existing_collection(
@@ -79,7 +82,7 @@ class QdrantMethods(StoreParts):
         if not isinstance(collection_name, str) or not collection_name:
             raise TypeError(f"collection_name must be a non-empty str, got {collection_name!r}")
         options = read_options("qdrant", kwargs, "from_existing_collection()")
-        existing = _live_client(collection_name)
+        existing = live_collection("qdrant", collection_name)
         if existing is None or existing._guard.deleted:
             raise ValueError(f"Collection {collection_name} not found")
         embedding = options.embedding if embedding is None else embedding

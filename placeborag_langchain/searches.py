@@ -3,11 +3,13 @@
 Ranking, filtering and ties happen in the core store; this module turns a LangChain search
 call into a core call the way the real integration would make it: how it embeds the query (and
 the dimension probes a counting embedder sees), which keyword arguments it takes, how many
-candidates a post-filter sees (FAISS: `fetch_k`), how `score_threshold` compares, and MMR's
-candidate window, lambda convention and result order. Facts:
+candidates a post-filter sees (FAISS: `fetch_k`, which Chroma and Qdrant refuse), how
+`score_threshold` compares, and MMR's candidate window, lambda convention and result order.
+Facts:
 `docs/integrations/langchain.md#lc-qdrant-embedding-probe`, `#lc-qdrant-embedding-probe-mmr`,
 `#lc-faiss-postfilter`, `#lc-qdrant-threshold-strict`, `#lc-faiss-threshold`,
-`#lc-chroma-mmr-order`, `#lc-qdrant-mmr`, `#lc-faiss-mmr`.
+`#lc-chroma-mmr-order`, `#lc-qdrant-mmr`, `#lc-faiss-mmr`, `#lc-chroma-search-fetch-k`,
+`#lc-qdrant-search-fetch-k`.
 """
 
 from __future__ import annotations
@@ -34,8 +36,6 @@ from placeborag_langchain.integration_facts import IntegrationFacts
 from placeborag_langchain.typed_fields import Collections
 
 __all__ = ["Search"]
-
-_SEARCH_KWARGS = ("namespace", "fetch_k")
 
 
 def _checked_offset(offset: Any) -> int:
@@ -117,7 +117,7 @@ class Search:
         flt = self._filter_argument(flt, kwargs)
         if self._no_collection(ns):
             return []
-        fetch_k = kwargs.pop("fetch_k", None)
+        fetch_k = kwargs.pop("fetch_k", None) if facts.search_fetch_k else None
         threshold = None
         if facts.score_threshold:
             threshold = checked_threshold(kwargs.pop("score_threshold", None))
@@ -129,7 +129,8 @@ class Search:
             kwargs.pop(name, None)
         extra, extra_names = take_document_filters(facts, kwargs, ("where_document",))
         accepted = (
-            ("k", facts.filter_kwarg, *_SEARCH_KWARGS)
+            ("k", facts.filter_kwarg, "namespace")
+            + (("fetch_k",) if facts.search_fetch_k else ())
             + (("score_threshold",) if facts.score_threshold else ())
             + (("offset",) if facts.search_offset else ())
             + facts.ignored_search_kwargs

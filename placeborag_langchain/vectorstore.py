@@ -174,6 +174,9 @@ class PlaceboVectorStore(TextConstructors, IntegrationMethods):
         embedding call, where it has one)."""
         embedding = checked_embedding(embedding, namespace, collection_name, relevance_score_fn)
         facts = integration_for(core.profile.name)
+        refused = facts.collection_name_error and facts.collection_name_error(collection_name)
+        if refused:
+            raise ValueError(refused)  # chromadb raises its InvalidArgumentError
         filter_format = payload_format(facts, content_payload_key, metadata_payload_key)
         setting = strategy_for(facts, distance_strategy, core.profile.metric)
         # Texts go to the core as text only when the core embeds with this very embedder (a

@@ -411,7 +411,14 @@ def test_from_existing_collection_shares_the_records() -> None:
 
 
 def test_only_an_integration_with_named_collections_registers_its_collection() -> None:
-    assert [p for p, facts in INTEGRATIONS.items() if facts.named_collections] == ["qdrant"]
+    named = [p for p, facts in INTEGRATIONS.items() if facts.named_collections]
+    assert named == ["qdrant", "pgvector"]
+    pgvector = PlaceboVectorStore.from_texts(
+        TEXTS, emb(), profile="pgvector", collection_name="parity-pgvector-only"
+    )
+    with pytest.raises(ValueError, match="Collection parity-pgvector-only not found"):
+        PlaceboVectorStore.from_existing_collection("parity-pgvector-only", emb())
+    assert len(pgvector.core_store) == len(TEXTS)  # a qdrant lookup does not find it
     chroma = PlaceboVectorStore.from_texts(
         TEXTS, emb(), profile="chroma", collection_name="parity-chroma-only"
     )

@@ -368,6 +368,21 @@ def test_unknown_search_kwargs_raise_where_the_real_client_would() -> None:
     assert texts(build("faiss").similarity_search("q", k=1, bogus=1)) == ["a"]  # FAISS ignores
 
 
+def test_fetch_k_in_a_similarity_search_follows_each_integration() -> None:
+    # lc-chroma-search-fetch-k (TypeError), lc-qdrant-search-fetch-k (AssertionError there,
+    # TypeError here); FAISS's similarity search takes fetch_k; langchain-postgres, LanceDB and
+    # langchain-milvus ignore it, so it must not widen a post-filter's candidates either.
+    skw = {"k": 2, "fetch_k": 10}
+    for profile in ("chroma", "qdrant"):
+        with pytest.raises(TypeError, match="fetch_k"):
+            build(profile).as_retriever(search_kwargs=skw).invoke("q")
+    assert texts(build("faiss").as_retriever(search_kwargs=skw).invoke("q")) == ["a", "b"]
+    assert texts(build("pgvector").as_retriever(search_kwargs=skw).invoke("q")) == ["a", "b"]
+    lance = build("lancedb", mode="append")  # post-filter over the top k only
+    red = "metadata.color = 'red'"
+    assert texts(lance.similarity_search("q", k=2, filter=red, fetch_k=6)) == ["a"]
+
+
 def test_pgvector_ignores_unknown_search_kwargs_like_langchain_postgres() -> None:
     # langchain_postgres.PGVector 0.0.19: similarity_search(..., **kwargs) and
     # max_marginal_relevance_search(..., **kwargs) drop what they do not know, so a retriever
@@ -658,3 +673,33 @@ def test_faiss_normalize_l2_leaves_malformed_vectors_to_the_core_checks() -> Non
     with pytest.raises(ValueError, match="NaN"):
         store.add_texts(["nan"], ids=["n"])
     assert store.core_store.ids() == ["a"]
+
+
+def test_chroma_refuses_the_collection_names_chromadb_refuses() -> None:
+    # lc-chroma-collection-name: chromadb's three name rules, its messages, as ValueError.
+    shape = (
+        "Validation error: name: Expected a name containing 3-512 characters from "
+        "[a-zA-Z0-9._-], starting and ending with a character in [a-zA-Z0-9]. Got: "
+    )
+    for bad in ("zz", "has space", "-lead", "ab.", "a" * 600):
+        with pytest.raises(ValueError, match=f"^{re.escape(shape + bad)}$"):
+            PlaceboVectorStore(profile="chroma", collection_name=bad)
+    with pytest.raises(ValueError, match=r"two consecutive periods \(\.\.\)\. Got a\.\.b$"):
+        PlaceboVectorStore(profile="chroma", collection_name="a..b")
+    with pytest.raises(ValueError, match=r"not a valid ip address\. Got 127\.0\.0\.1$"):
+        PlaceboVectorStore.from_texts(["a"], profile="chroma", collection_name="127.0.0.1")
+    for good in ("abc", "a_b", "a" * 512, "my.docs-1"):
+        assert PlaceboVectorStore(profile="chroma", collection_name=good).collection_name == good
+    assert PlaceboVectorStore(profile="qdrant", collection_name="zz").collection_name == "zz"
+
+
+@pytest.mark.parametrize("profile", ["chroma", "qdrant", "faiss", "pgvector", "lancedb"])
+def test_length_mismatches_raise_valueerror_under_every_profile(profile: str) -> None:
+    # Divergence `length-mismatch` (langchain-parity.md): the real stores pad, zip, add fewer
+    # or raise IndexError/KeyError depending on the list; the double refuses before writing.
+    store = PlaceboVectorStore(TableEmbeddings(), profile=profile)
+    with pytest.raises(ValueError, match="1 metadatas for 2 texts"):
+        store.add_texts(["a", "b"], metadatas=[{"n": 1}])
+    with pytest.raises(ValueError, match="1 ids for 2 documents"):
+        store.add_texts(["a", "b"], metadatas=[{"n": 1}, {"n": 2}], ids=[QIDS[0]])
+    assert len(store.core_store) == 0

@@ -159,6 +159,38 @@ def main() -> None:
         unknown[0] is TypeError and "bogus" in unknown[1],
         f"unknown keyword arguments reach the client and raise: {name(unknown[0])}",
     )
+    shape = (
+        "Validation error: name: Expected a name containing 3-512 characters from "
+        "[a-zA-Z0-9._-], starting and ending with a character in [a-zA-Z0-9]. Got: "
+    )
+    want = {bad: shape + bad for bad in ("zz", "has space", "-lead", "ab.", "a" * 600)}
+    want["a..b"] = (
+        "Validation error: name: Expected a name that does not contains two consecutive "
+        "periods (..). Got a..b"
+    )
+    want["127.0.0.1"] = (
+        "Validation error: name: Expected a name that is not a valid ip address. Got 127.0.0.1"
+    )
+    got_names = {
+        bad: raised(
+            lambda bad=bad: Chroma(
+                collection_name=bad, embedding_function=langchain_embeddings(), client=client
+            )
+        )
+        for bad in want
+    }
+    facts.check(
+        "lc-chroma-collection-name",
+        got_names == {bad: (InvalidArgumentError, text) for bad, text in want.items()},
+        f"chromadb refuses {len(want)} names with its messages: "
+        + "; ".join(f"{bad[:12]!r}: {name(kind)}" for bad, (kind, _) in got_names.items()),
+    )
+    fetch = raised(lambda: l2.as_retriever(search_kwargs={"k": 2, "fetch_k": 10}).invoke("q"))
+    facts.check(
+        "lc-chroma-search-fetch-k",
+        fetch == (TypeError, "Collection.query() got an unexpected keyword argument 'fetch_k'"),
+        f"a similarity retriever's search_kwargs fetch_k reaches the client: {fetch}",
+    )
 
     ids = store(fill=False)
     returned = ids.add_texts(["a", "b"], ids=[None, "x2"])

@@ -35,6 +35,7 @@ def main() -> None:
         emb = lc_embeddings()
         scores(url, emb)
         ids_and_errors(url, emb)
+        dropin(url, emb)
         filters(url, emb)
     finish(STARTED)
 
@@ -147,6 +148,66 @@ def ids_and_errors(url: str, emb: Any) -> None:
         error_of(lambda: v1.similarity_search_by_vector([1.0, 0.0], k=1)),
         "DataError",
         "(psycopg.errors.DataException) different vector dimensions 4 and 2",
+    )
+
+
+def dropin(url: str, emb: Any) -> None:
+    """The constructor's keywords, MMR with scores, add_embeddings, the collection's life."""
+    check_error(
+        "lc-pgvector-constructor-options",
+        error_of(lambda: PGVector(emb, connection=url, use_jsonb=False)),
+        "NotImplementedError",
+        "use_jsonb=False is no longer supported.",
+    )
+    v = PGVector(
+        embeddings=emb,
+        connection=url,
+        collection_name="life",
+        use_jsonb=True,
+        pre_delete_collection=True,
+        create_extension=True,
+        engine_args={"pool_pre_ping": True},
+        collection_metadata={"owner": "probe"},
+    )
+    v.add_texts(list("abcdef"), ids=[f"life-{t}" for t in "abcdef"])
+    check(
+        "lc-pgvector-mmr-with-score",
+        [(d.id, s) for d, s in v.max_marginal_relevance_search_with_score("q", k=2, fetch_k=6)],
+        [("life-a", 0.0), ("life-b", 0.20000003576278336)],
+    )
+    added = v.add_embeddings(["zz"], [[0.0, 0.0, 0.0, 1.0]], [{"m": 1}], ["life-zz"])
+    check(
+        "lc-pgvector-add-embeddings",
+        [added, [(d.page_content, d.metadata) for d in v.get_by_ids(["life-zz"])]],
+        [["life-zz"], [("zz", {"m": 1})]],
+    )
+    found = PGVector.from_existing_index(emb, collection_name="life", connection=url)
+    missing = PGVector.from_existing_index(emb, collection_name="life-none", connection=url)
+    check(
+        "lc-pgvector-from-existing-index",
+        [
+            [d.id for d in found.similarity_search("q", k=2)],
+            missing.similarity_search("q", k=2),
+        ],
+        [["life-a", "life-b"], []],
+    )
+    v.delete_collection()
+    check(
+        "lc-pgvector-collection-life",
+        [
+            v.delete_collection(),
+            error_of(lambda: v.similarity_search("q", k=1)),
+            error_of(lambda: v.add_texts(["a"], ids=["life-a"])),
+            v.create_collection(),
+            v.similarity_search("q", k=1),
+        ],
+        [
+            None,
+            ("ValueError", "Collection not found"),
+            ("ValueError", "Collection not found"),
+            None,
+            [],
+        ],
     )
 
 

@@ -161,6 +161,12 @@ def main() -> None:
         unknown == (AssertionError, "Unknown arguments: ['bogus']"),
         f"unknown keyword arguments reach local mode, which asserts: {unknown}",
     )
+    fetch = raised(lambda: cosine.as_retriever(search_kwargs={"k": 2, "fetch_k": 10}).invoke("q"))
+    facts.check(
+        "lc-qdrant-search-fetch-k",
+        fetch == (AssertionError, "Unknown arguments: ['fetch_k']"),
+        f"a similarity retriever's search_kwargs fetch_k reaches local mode: {fetch}",
+    )
 
     table = langchain_embeddings()
     ids = store(fill=False, embeddings=table)
