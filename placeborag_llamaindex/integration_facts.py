@@ -13,7 +13,10 @@ from placeborag_core.backends import ColumnRule, NativeFilter, PayloadLayout
 from placeborag_core.store import Where
 from placeborag_llamaindex.filters import SqlFilters, Translator
 
-__all__ = ["IntegrationFacts", "same_score"]
+__all__ = ["CALL_SHAPES", "IntegrationFacts", "same_score"]
+
+CALL_SHAPES = ("get_nodes()", "get_nodes(ids, filters)", "get_nodes([])", "delete_nodes(nothing)")
+"""The keys of ``IntegrationFacts.call_errors``."""
 
 
 def same_score(score: float) -> float:
@@ -41,6 +44,13 @@ class IntegrationFacts:
             query when it yields fewer than ``top_k``), or ``"ignored"`` (a plain top-k).
         mmr_prefetch_factor: the default prefetch, in multiples of ``top_k`` (``"prefetch"``
             only; the ``mmr_prefetch_factor``/``mmr_prefetch_k`` query options override it).
+        mmr_scores: what an MMR pick's ``NodeWithScore.score`` is: the engine's number through
+            ``node_score`` (``"similarity"``, ``ChromaVectorStore``) or the objective
+            ``get_top_k_mmr_embeddings`` picked it with (``"objective"``: ``PGVectorStore`` and
+            ``MilvusVectorStore`` pass "the MMR similarities instead of the original").
+        mmr_fallback: a ``"prefetch"`` MMR whose prefetch holds fewer than ``top_k`` candidates
+            answers with a plain query (Chroma, PGVectorStore) instead of the MMR of those few
+            (``MilvusVectorStore``).
         get_nodes_empty_ids: what ``get_nodes([])`` returns.
         delete_nodes_needs_ids: ``delete_nodes`` raises without ids, even with filters.
         unranked_score: the score of each node of a query without embedding.
@@ -54,16 +64,25 @@ class IntegrationFacts:
             when the integration reads either.
         metrics: the core metrics the integration can query with (None: every metric of the
             profile); ``PGVectorStore`` always orders by cosine distance.
-        mmr_threshold_first: which ``mmr_threshold`` wins when both are given: the query
-            keyword's (``"kwargs"``) or ``VectorStoreQuery.mmr_threshold`` (``"query"``).
+        mmr_threshold_first: where ``mmr_threshold`` comes from: the query keyword only
+            (``"kwargs"``: ``VectorStoreQuery.mmr_threshold`` is ignored, as in
+            ``SimpleVectorStore``, ``ChromaVectorStore`` and ``MilvusVectorStore``) or
+            ``VectorStoreQuery.mmr_threshold`` before the keyword (``"query"``).
         ignored_query_kwargs: query keywords the integration accepts that change nothing for
             an exact search in memory (``PGVectorStore``'s index tuning ``ivfflat_probes``,
             ``hnsw_ef_search``).
         delete_nodes_unrestricted: ``delete_nodes`` with neither ids nor filters: ``"refuse"``
             (the real stores delete every node) or ``"nothing"`` (the real store returns
             without deleting; ``[]`` ids then mean no id restriction when filters are given).
-        get_nodes_needs_arguments: ``get_nodes()`` with neither ``node_ids`` nor ``filters``
-            raises ``AssertionError("Either node_ids or filters must be provided")``.
+        call_errors: what the integration raises for a call of a given shape, by shape: the
+            keys ``"get_nodes()"`` (neither ids nor filters), ``"get_nodes(ids, filters)"``
+            (ids and filters that translate to a condition), ``"get_nodes([])"`` (an empty id
+            list) and ``"delete_nodes(nothing)"`` (no ids and filters that translate to no
+            condition); each value builds the exception (the real store's type, or one of ours
+            with the engine's message and a subclass of the core's error types).
+        ids_filter_key: ``delete_nodes`` appends its ids to the filters as
+            ``MetadataFilter(key=ids_filter_key, operator=IN)``, under the filters' own condition
+            (``MilvusVectorStore``: ``"id"``, its primary key, so OR filters delete the union).
         ids_into_where: for ``get_nodes``/``delete_nodes`` with both ids and filters, the
             translated filter and the record ids -> one clause holding both (None: the ids stay
             a separate restriction); ``PGVectorStore`` writes both into one SQL WHERE.
@@ -110,6 +129,8 @@ class IntegrationFacts:
     unranked_score: float | None
     get_nodes_with_embedding: bool
     mmr_prefetch_factor: float | None = None
+    mmr_scores: Literal["similarity", "objective"] = "similarity"
+    mmr_fallback: bool = True
     get_nodes_limit: bool = False
     native_filter_kwarg: str | None = None
     native_payload: PayloadLayout | None = None
@@ -117,7 +138,10 @@ class IntegrationFacts:
     mmr_threshold_first: Literal["kwargs", "query"] = "kwargs"
     ignored_query_kwargs: tuple[str, ...] = ()
     delete_nodes_unrestricted: Literal["refuse", "nothing"] = "refuse"
-    get_nodes_needs_arguments: bool = False
+    call_errors: Mapping[str, Callable[[], Exception]] = field(
+        default_factory=lambda: MappingProxyType({})
+    )
+    ids_filter_key: str | None = None
     ids_into_where: Callable[[Where, list[str]], Where] | None = None
     stores_text: bool = True
     record_ids: Literal["node_id", "position"] = "node_id"
@@ -148,4 +172,10 @@ class IntegrationFacts:
             raise ValueError(
                 f"integration {self.profile!r}: native_payload is needed exactly when "
                 "native_filter_kwarg or sql_filters is set"
+            )
+        unknown = sorted(set(self.call_errors) - set(CALL_SHAPES))
+        if unknown:
+            raise ValueError(
+                f"integration {self.profile!r}: call_errors keys {unknown} are none of "
+                f"{list(CALL_SHAPES)}"
             )

@@ -25,16 +25,19 @@ native filter keyword     none                   none                         ``
 
 ``pgvector`` (``PGVectorStore``): score ``1 - cosine distance`` (cosine only), any JSON
 metadata, any str node id, an existing id replaced (the real store inserts a second row: a
-named divergence), ``doc_ids``/``node_ids`` ignored, MMR over a prefetch of 4 x top_k (the
-query's ``mmr_threshold`` before the keyword's), ``get_nodes([])`` every node and
-``get_nodes()`` an ``AssertionError``, ``delete_nodes()`` without ids or filters a no-op, a query
+named divergence), ``doc_ids``/``node_ids`` ignored, MMR over a prefetch of 4 x top_k scored
+with the MMR objectives (the query's ``mmr_threshold`` before the keyword's), ``get_nodes([])``
+every node and ``get_nodes()`` an ``AssertionError``, ``delete_nodes()`` without ids or filters a
+no-op, a query
 without embedding scores 0.0, ``get_nodes`` with vectors, filters as the SQL the store writes
 (``pgvector_filters``).
 
 ``milvus`` (``MilvusVectorStore``): the raw engine score (squared L2 under L2), IP when the store
 names no metric, filters as the expression string the integration builds, read with Milvus's
 rules (``filters.milvus_where``), ``doc_ids``/``node_ids`` honoured, MMR over a prefetch of
-4 x top_k, an existing id replaced (Milvus keeps both copies: a named divergence).
+4 x top_k scored with the MMR objectives and without a plain fallback, ``get_nodes`` with
+vectors and refusing neither/both of ids and filters, ``delete_nodes`` ids joined to the filters
+under their condition, an existing id replaced (Milvus keeps both copies: a named divergence).
 
 Node ids follow the engine's own id rule (``Profile.ids``); a node id is a str, so under Qdrant
 it must be a UUID (``li-qdrant-node-ids``). The default profile has no real counterpart; where it
@@ -57,6 +60,7 @@ from placeborag_core.backends.lancedb import (
     read_lancedb_delete_where,
     read_lancedb_plain_where,
 )
+from placeborag_core.backends.milvus import MilvusParamError
 from placeborag_llamaindex.filters import (
     chroma_where,
     default_where,
@@ -72,6 +76,7 @@ from placeborag_llamaindex.pgvector_filters import pgvector_where, pgvector_wher
 __all__ = ["INTEGRATIONS", "IntegrationFacts", "integration_for"]
 
 DOC = "docs/integrations/llamaindex.md"
+_NEW = "docs/integrations/new_integrations.md"
 
 
 def _exp_minus_distance(distance: float) -> float:
@@ -105,6 +110,7 @@ _DEFAULT = IntegrationFacts(
     honours_doc_ids=True,
     honours_node_ids=True,
     mmr="all_candidates",
+    mmr_scores="objective",  # li-simple-mmr-latest-pick: SimpleVectorStore reports objectives
     get_nodes_empty_ids="nothing",
     delete_nodes_needs_ids=False,
     unranked_score=None,
@@ -198,21 +204,57 @@ _MILVUS = IntegrationFacts(
     honours_node_ids=True,
     mmr="prefetch",
     mmr_prefetch_factor=4.0,  # DEFAULT_MMR_PREFETCH_FACTOR, read from the integration's source
+    mmr_scores="objective",
+    mmr_fallback=False,
     get_nodes_empty_ids="nothing",
     delete_nodes_needs_ids=False,
     unranked_score=None,
-    get_nodes_with_embedding=False,
+    get_nodes_with_embedding=True,
     default_metric="ip",
+    call_errors=MappingProxyType(
+        {
+            "get_nodes()": functools.partial(
+                ValueError, "Either node_ids or filters must be provided."
+            ),
+            "get_nodes(ids, filters)": functools.partial(
+                ValueError, "Only one of node_ids or filters can be provided."
+            ),
+            "get_nodes([])": functools.partial(
+                MilvusParamError,
+                "empty expression should be used with limit: invalid parameter",
+                1100,
+            ),
+            "delete_nodes(nothing)": functools.partial(
+                MilvusParamError, "Illegal str variables: {'filter': ''}, expect non-empty str"
+            ),
+        }
+    ),
+    ids_filter_key="id",
     evidence=(
         ("score", f"{DOC}#li-milvus-score (the engine's number: similarity, or squared L2)"),
         ("metric", f"{DOC}#li-milvus-default-metric-ip"),
         ("filters", f"{DOC}#li-milvus-filters; the engine's rules: docs/engines/milvus.md"),
         ("add", f"{DOC}#li-milvus-existing-id (Milvus keeps both copies: a divergence)"),
-        ("mmr, get_nodes, delete_nodes", "read from the integration's source, not compared"),
+        (
+            "mmr",
+            f"{_NEW}#li-milvus-mmr-score-objective, #li-milvus-mmr-fewer-than-top-k-no-fallback",
+        ),
+        (
+            "get_nodes",
+            (
+                f"{_NEW}#li-milvus-get-nodes-no-arguments, -ids-and-filters, -empty-ids-raises, "
+                "-with-embedding"
+            ),
+        ),
+        (
+            "delete_nodes",
+            (
+                f"{_NEW}#li-milvus-delete-nodes-ids-or-filters-union, -ids-and-filters-both, "
+                "-empty-ids-raises, -no-arguments-raises"
+            ),
+        ),
     ),
 )
-
-_NEW = "docs/integrations/new_integrations.md"
 
 _PGVECTOR = IntegrationFacts(
     profile="pgvector",
@@ -227,6 +269,7 @@ _PGVECTOR = IntegrationFacts(
     honours_node_ids=False,
     mmr="prefetch",
     mmr_prefetch_factor=4.0,  # DEFAULT_MMR_PREFETCH_FACTOR of the integration's source
+    mmr_scores="objective",
     get_nodes_empty_ids="everything",
     delete_nodes_needs_ids=False,
     unranked_score=0,  # a NULL distance (no embedding) is reported as the int 0
@@ -235,7 +278,13 @@ _PGVECTOR = IntegrationFacts(
     mmr_threshold_first="query",
     ignored_query_kwargs=("ivfflat_probes", "hnsw_ef_search"),
     delete_nodes_unrestricted="nothing",
-    get_nodes_needs_arguments=True,
+    call_errors=MappingProxyType(
+        {
+            "get_nodes()": functools.partial(
+                AssertionError, "Either node_ids or filters must be provided"
+            )
+        }
+    ),
     ids_into_where=pgvector_where_with_ids,
     evidence=(
         ("score", f"{_NEW}#li-pgvector-score-one-minus-cosine-distance-json"),
@@ -243,7 +292,8 @@ _PGVECTOR = IntegrationFacts(
         ("add", f"{_NEW}: li-pgvector-add-existing-node-id-duplicates (a divergence here)"),
         ("k", f"{_NEW}: li-pgvector-k-0-empty"),
         ("delete_nodes", f"{_NEW}: li-pgvector-delete-missing-node-silent"),
-        ("mmr, get_nodes, doc_ids", "llama_index/vector_stores/postgres/base.py 0.9.0"),
+        ("mmr", f"{_NEW}#li-pgvector-mmr-score-objective, #li-pgvector-mmr-fewer-than-top-k-plain"),
+        ("get_nodes, doc_ids", "llama_index/vector_stores/postgres/base.py 0.9.0"),
     ),
 )
 

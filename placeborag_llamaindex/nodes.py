@@ -89,18 +89,22 @@ class NodeCodec:
             node.embedding = list(record.vector)
         return node
 
-    def ranked(self, matches: Sequence[Match]) -> VectorStoreQueryResult:
-        """A query result: the matches' nodes, scored as the integration reports them."""
+    def ranked(
+        self, matches: Sequence[Match], reported: Sequence[float] | None = None
+    ) -> VectorStoreQueryResult:
+        """A query result: the matches' nodes, scored as the integration reports them (with
+        ``reported``, those scores: MMR objectives, not the engine's numbers)."""
         score = self.integration.node_score
         number = self.integration.similarity_type
+        if reported is None:
+            similarities = [number(score(m.score)) for m in matches]
+        else:
+            similarities = [number(value) for value in reported]
         if not self.integration.stores_text:  # the index keeps the nodes; only ids come back
-            return VectorStoreQueryResult(
-                similarities=[number(score(m.score)) for m in matches],
-                ids=[m.id for m in matches],
-            )
+            return VectorStoreQueryResult(similarities=similarities, ids=[m.id for m in matches])
         return VectorStoreQueryResult(
             nodes=[self.node(m.id, m.text, m.metadata) for m in matches],
-            similarities=[number(score(m.score)) for m in matches],
+            similarities=similarities,
             ids=[m.id for m in matches],
         )
 

@@ -136,8 +136,9 @@ def _threshold(kwargs: Mapping[str, Any], query: VectorStoreQuery, first: str) -
     if first == "query" and query.mmr_threshold is not None:
         raw = query.mmr_threshold  # PGVectorStore._prepare_mmr_query: the query's first
     else:
-        # The keyword wins, even an explicit None (SimpleVectorStore's newer rule).
-        raw = kwargs.get("mmr_threshold", query.mmr_threshold)
+        # Only the keyword counts: SimpleVectorStore, ChromaVectorStore and MilvusVectorStore
+        # read ``kwargs.get("mmr_threshold")`` and never ``VectorStoreQuery.mmr_threshold``.
+        raw = kwargs.get("mmr_threshold")
     if raw is None:
         return _DEFAULT_MMR_THRESHOLD
     if not _is_number(raw) or not 0 <= raw <= 1:

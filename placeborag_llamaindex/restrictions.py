@@ -11,7 +11,12 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 
-from llama_index.core.vector_stores.types import MetadataFilters, VectorStoreQuery
+from llama_index.core.vector_stores.types import (
+    FilterOperator,
+    MetadataFilter,
+    MetadataFilters,
+    VectorStoreQuery,
+)
 
 from placeborag_core.backends import NativeFilter
 from placeborag_core.store import Where
@@ -119,9 +124,9 @@ class Restrictions:
     def of_get_nodes(
         self, node_ids: Sequence[str] | None, filters: MetadataFilters | None
     ) -> Restriction:
-        """The restriction of ``get_nodes``: the nodes among ``node_ids`` passing ``filters``."""
-        if self.integration.get_nodes_needs_arguments and node_ids is None and filters is None:
-            raise AssertionError("Either node_ids or filters must be provided")
+        """The restriction of ``get_nodes``: the nodes among ``node_ids`` passing ``filters``
+        (the integration's ``call_errors`` for the shapes it refuses)."""
+        self._refuse("get_nodes()", node_ids is None and filters is None)
         if not node_ids and self.integration.get_nodes_empty_ids == "everything":
             node_ids = None
         build = self.integration.get_nodes_sql
@@ -131,7 +136,17 @@ class Restrictions:
             if filters is None:
                 return None, None
             return self.of_sql_filters(filters, plain=True), None
-        return self._joined(self.of_filters(filters), self.codec.record_ids(node_ids))
+        where = self.of_filters(filters)
+        self._refuse("get_nodes(ids, filters)", node_ids is not None and where is not None)
+        self._refuse("get_nodes([])", node_ids is not None and not node_ids)
+        return self._joined(where, self.codec.record_ids(node_ids))
+
+    def _refuse(self, shape: str, applies: bool) -> None:
+        """Raise the integration's error for a call of ``shape`` (``call_errors``), if the call
+        has that shape and the integration refuses it."""
+        error = self.integration.call_errors.get(shape)
+        if applies and error is not None:
+            raise error()
 
     def _joined(self, where: Where | None, ids: list[str] | None) -> Restriction:
         """The integration's way of combining ids with a filter (see ``ids_into_where``)."""
@@ -154,8 +169,9 @@ class Restrictions:
         """The restriction of ``delete_nodes``: the nodes among ``node_ids`` passing ``filters``;
         None when the integration deletes nothing (``PGVectorStore`` without ids or filters).
 
-        An unsupported filter is reported first. With neither ids nor filters the real
-        ``QdrantVectorStore`` and ``SimpleVectorStore`` delete every node
+        With ``ids_filter_key`` the ids join the filters as one more condition (Milvus: the
+        union under OR). An unsupported filter is reported first. With neither ids nor filters
+        the real ``QdrantVectorStore`` and ``SimpleVectorStore`` delete every node
         (``docs/integrations/llamaindex.md``: ``li-qdrant-delete-nodes``,
         ``li-simple-delete-nodes-none``); a test double refuses instead and points at
         ``clear()``.
@@ -163,11 +179,23 @@ class Restrictions:
         build = self.integration.delete_nodes_sql
         if build is not None:  # the integration deletes by its own SQL and ignores filters
             return self.sql(build(node_ids), delete=True), None  # type: ignore[arg-type]
+        key = self.integration.ids_filter_key
+        if key is not None:  # the ids as one more filter, under the filters' condition
+            joined = MetadataFilters(filters=[]) if filters is None else filters.model_copy()
+            joined.filters = list(joined.filters)
+            if node_ids:
+                joined.filters.append(
+                    MetadataFilter(key=key, value=list(node_ids), operator=FilterOperator.IN)
+                )
+            where = self.of_filters(joined)
+            self._refuse("delete_nodes(nothing)", where is None)
+            return where, None
         if self.integration.delete_nodes_unrestricted == "nothing":
             if not node_ids and filters is None:
                 return None
             return self._joined(self.of_filters(filters), self.codec.record_ids(node_ids or None))
         where = self.of_filters(filters)
+        self._refuse("delete_nodes(nothing)", not node_ids and where is None)
         if self.integration.delete_nodes_needs_ids and not node_ids:
             count = len(node_ids or [])
             raise ValueError(f"Expected IDs to be a non-empty list, got {count} IDs in delete.")

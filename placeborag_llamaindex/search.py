@@ -1,19 +1,31 @@
 """The reads of one ``PlaceboVectorStore``: a listing, a top-k query or an MMR query on its
-namespace of the core store, with the integration's MMR rule.
+namespace of the core store, with the integration's MMR rule (which candidates, the fallback to a
+plain query, and whether the picks are reported with their MMR objectives).
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from placeborag_core import FakeVectorStore, Match, Record
 from placeborag_core.store import Where
 from placeborag_llamaindex.integrations import IntegrationFacts
+from placeborag_llamaindex.mmr_objectives import mmr_objectives
 from placeborag_llamaindex.query_options import QueryOptions
 
-__all__ = ["Search"]
+__all__ = ["Ranked", "Search"]
+
+
+@dataclass(frozen=True)
+class Ranked:
+    """A query's matches, and the scores to report instead of the integration's mapping of the
+    engine's (None: map each match's score; the MMR objectives where the integration reports
+    them)."""
+
+    matches: list[Match]
+    reported: list[float] | None = None
 
 
 @dataclass(frozen=True)
@@ -43,11 +55,21 @@ class Search:
         where: Where | None,
         ids: Collection[str] | None,
         options: QueryOptions,
-    ) -> list[Match]:
+    ) -> Ranked:
         """The ``k`` best matches of ``vector``: by MMR if the query asks for it and the
         integration does MMR, else by score."""
         if options.mmr and self.integration.mmr != "ignored":
             return self._mmr(vector, k, where, ids, options)
+        return Ranked(self._plain(vector, k, where, ids, options))
+
+    def _plain(
+        self,
+        vector: list[float],
+        k: int,
+        where: Where | None,
+        ids: Collection[str] | None,
+        options: QueryOptions,
+    ) -> list[Match]:
         return self.store.query(
             vector,
             k,
@@ -65,7 +87,7 @@ class Search:
         where: Where | None,
         ids: Collection[str] | None,
         options: QueryOptions,
-    ) -> list[Match]:
+    ) -> Ranked:
         prefetch = self.integration.mmr == "prefetch"
         fetch_k = options.prefetch_k(k) if prefetch else max(k, self.store.count(self.namespace))
         picks = self.store.max_marginal_relevance(
@@ -79,16 +101,22 @@ class Search:
             redundancy="last",  # get_top_k_mmr_embeddings: only the latest pick counts
             where_document=options.where_document,
         )
-        if prefetch and len(picks) < k:
-            # The prefetching stores (Chroma, Milvus, PGVectorStore) answer with a plain query
-            # when the prefetch yields too few (their sources; li-chroma-mmr in
-            # docs/integrations/llamaindex.md).
-            return self.store.query(
-                vector,
-                k,
-                where=where,
-                namespace=self.namespace,
-                ids=ids,
-                where_document=options.where_document,
-            )
-        return picks
+        if prefetch and len(picks) < k and self.integration.mmr_fallback:
+            # Chroma and PGVectorStore answer with a plain query when the prefetch yields too
+            # few (their sources; li-chroma-mmr in docs/integrations/llamaindex.md); Milvus runs
+            # MMR over the few (li-milvus-mmr-fewer-than-top-k-no-fallback).
+            return Ranked(self._plain(vector, k, where, ids, replace(options, fetch_k=None)))
+        if self.integration.mmr_scores == "objective":
+            return Ranked(picks, self._objectives(vector, picks, options.mmr_threshold))
+        return Ranked(picks)
+
+    def _objectives(
+        self, vector: list[float], picks: list[Match], threshold: float
+    ) -> list[float] | None:
+        """The MMR objectives of ``picks``; None if one has no stored vector (an orphaned id
+        of the fault model), whose picks then keep the engine's scores."""
+        records = [self.store.get(m.id, namespace=self.namespace) for m in picks]
+        vectors = [r.vector for r in records if r is not None and r.vector is not None]
+        if len(vectors) != len(picks):
+            return None
+        return mmr_objectives(vector, vectors, threshold)

@@ -325,8 +325,10 @@ class PlaceboVectorStore(PersistenceMethods, EngineOnlyMethods, BasePydanticVect
     def query(self, query: VectorStoreQuery, **kwargs: Any) -> VectorStoreQueryResult:
         """Top ``similarity_top_k`` nodes for ``query_embedding`` (modes DEFAULT and MMR).
 
-        Keyword arguments (``vector_store_kwargs`` of a retriever): ``mmr_threshold`` (wins over
-        ``query.mmr_threshold``), ``mmr_prefetch_factor``/``mmr_prefetch_k`` (chroma profile),
+        Keyword arguments (``vector_store_kwargs`` of a retriever): ``mmr_threshold`` (the only
+        threshold the default, chroma and milvus profiles read, as their real stores do;
+        pgvector reads ``query.mmr_threshold`` first), ``mmr_prefetch_factor``/``mmr_prefetch_k``
+        (chroma, milvus and pgvector profiles),
         ``fetch_k`` (candidates before a post-filter), ``where`` (a core-dialect filter, not
         combinable with ``query.filters``), ``where_document`` (Chroma's filter on the node
         text, applied with the other filters; ``ChromaVectorStore`` forwards it to Chroma, as its
@@ -345,11 +347,11 @@ class PlaceboVectorStore(PersistenceMethods, EngineOnlyMethods, BasePydanticVect
                 where, ids, limit=k, where_document=options.where_document
             )
             return self._codec.unranked(records)
-        matches = self._search.nearest(query.query_embedding, k, where, ids, options)
-        if not matches and self._facts.empty_result is not None:
+        ranked = self._search.nearest(query.query_embedding, k, where, ids, options)
+        if not ranked.matches and self._facts.empty_result is not None:
             error, message = self._facts.empty_result
             raise error(message)
-        return self._codec.ranked(matches)
+        return self._codec.ranked(ranked.matches, ranked.reported)
 
     async def aquery(self, query: VectorStoreQuery, **kwargs: Any) -> VectorStoreQueryResult:
         return self.query(query, **kwargs)

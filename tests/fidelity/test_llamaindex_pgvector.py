@@ -188,9 +188,11 @@ def _compare_query(fake: Any, real: Any, query: Any, size: int, **kwargs: Any) -
     # With fewer matching rows than k, PGVectorStore's MMR falls back to a plain search
     # ("Not enough valid embeddings for MMR"): its answer is then a ranking like any other.
     mmr = query.mode == "mmr" and len(theirs.ids) >= query.similarity_top_k
-    if mmr:  # MMR scores are the MMR objective in both: compare picks in order
+    if mmr:  # picks in order, scored with their MMR objectives (li-pgvector-mmr-score-objective)
+        scores_agree = np.allclose(ours.similarities, theirs.similarities, rtol=0, atol=1e-5)
         if ours.ids == theirs.ids:
-            return Verdict(True)
+            detail = f"mmr objectives: ours {ours.similarities}, theirs {theirs.similarities}"
+            return Verdict(bool(scores_agree), detail=detail)
         detail = f"mmr picks: ours {ours.ids}, theirs {theirs.ids}"
         if _mmr_near_tie(fake, real, query):
             return Verdict(True, divergences=(FLOAT_ROUNDING,), detail=detail)

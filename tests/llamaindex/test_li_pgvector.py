@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import numpy as np
 import pytest
 from llama_index.core.schema import TextNode
 from llama_index.core.vector_stores.types import (
@@ -226,6 +227,35 @@ def test_the_query_mmr_threshold_wins_over_the_keyword() -> None:
     query = VectorStoreQuery(query_embedding=Q, similarity_top_k=2,
                              mode=VectorStoreQueryMode.MMR, mmr_threshold=1.0)  # fmt: skip
     assert s.query(query, mmr_threshold=0.0).ids == s.query(query).ids == ["a", "b"]
+
+
+MMR_QUERY = [0.95, 0.2, 0.3, 0.1]
+
+
+def test_mmr_scores_are_the_mmr_objectives() -> None:
+    # li-pgvector-mmr-score-objective: the objectives of llama-index's own MMR, not 1 - distance
+    from llama_index.core.indices.query.embedding_utils import get_top_k_mmr_embeddings
+
+    letters = ["a", "b", "c", "d"]
+    result = store(*letters).query(
+        VectorStoreQuery(query_embedding=MMR_QUERY, similarity_top_k=3, mode="mmr")
+    )
+    stored = [[float(np.float32(x)) for x in ROWS[k][0]] for k in letters]  # float4 column
+    objectives, picks = get_top_k_mmr_embeddings(
+        MMR_QUERY, stored, similarity_top_k=3, embedding_ids=letters
+    )
+    assert result.ids == picks
+    assert result.similarities == pytest.approx(objectives, abs=1e-7)  # exact cosines: 5e-9 off
+
+
+def test_mmr_with_fewer_candidates_than_top_k_is_a_plain_search() -> None:
+    # li-pgvector-mmr-fewer-than-top-k-plain: plain ids and 1 - distance scores
+    s = store("a", "b", "c", "d")
+    mmr = VectorStoreQuery(query_embedding=MMR_QUERY, similarity_top_k=3, mode="mmr",
+                           filters=one("n", 2, FilterOperator.LTE))  # fmt: skip
+    plain = VectorStoreQuery(query_embedding=MMR_QUERY, similarity_top_k=3,
+                             filters=one("n", 2, FilterOperator.LTE))  # fmt: skip
+    assert s.query(mmr).similarities == s.query(plain).similarities
 
 
 def test_index_tuning_keywords_are_accepted_and_change_nothing() -> None:

@@ -511,15 +511,34 @@ def test_qdrant_ignores_mmr_mode_like_the_integration():
     assert mmr_letters(filled("qdrant"), mmr_threshold=0.1)[0] == ["a", "b", "c"]
 
 
-def test_default_mmr_over_all_candidates_with_the_threshold_from_kwargs_then_query():
+def test_default_mmr_over_all_candidates_with_the_threshold_from_kwargs_only():
     store = filled()
     assert mmr_letters(store, mmr_threshold=1.0)[0] == ["a", "b", "c"]
     assert mmr_letters(store, mmr_threshold=0.1)[0] == ["a", "f", "b"]
     query = VectorStoreQuery(
         query_embedding=Q, similarity_top_k=3, mode=VectorStoreQueryMode.MMR, mmr_threshold=0.1
     )
-    assert [LETTER[i] for i in store.query(query).ids] == ["a", "f", "b"]
+    # SimpleVectorStore.query reads kwargs.get("mmr_threshold") only: the query's 0.1 is
+    # ignored and the default 0.5 applies (li-simple-mmr-threshold-keyword-only)
+    assert [LETTER[i] for i in store.query(query).ids] == mmr_letters(store)[0]
     assert [LETTER[i] for i in store.query(query, mmr_threshold=1.0).ids] == ["a", "b", "c"]
+
+
+@pytest.mark.parametrize("profile", ["default", "chroma", "milvus"])
+def test_the_query_mmr_threshold_is_ignored_as_the_real_stores_ignore_it(profile):
+    # SimpleVectorStore, ChromaVectorStore and MilvusVectorStore pass only the mmr_threshold
+    # keyword to get_top_k_mmr_embeddings (li-simple-, li-chroma-, li-milvus-mmr-threshold-
+    # keyword-only: the same picks with and without VectorStoreQuery(mmr_threshold=0.1))
+    store = filled(profile)
+    with_query_threshold = VectorStoreQuery(
+        query_embedding=Q, similarity_top_k=3, mode=VectorStoreQueryMode.MMR, mmr_threshold=0.1
+    )
+    assert (
+        store.query(with_query_threshold).ids
+        == store.query(
+            VectorStoreQuery(query_embedding=Q, similarity_top_k=3, mode=VectorStoreQueryMode.MMR)
+        ).ids
+    )
 
 
 @pytest.mark.parametrize("bad", [-0.1, 1.5, "0.5", True])
@@ -646,14 +665,17 @@ def test_fields_are_frozen_after_construction():
 
 
 @pytest.mark.parametrize("threshold", [None, 0.0, 0.1, 0.5, 0.9, 1.0])
-def test_default_mmr_picks_what_simple_vector_store_picks(threshold):
+def test_default_mmr_picks_and_scores_what_simple_vector_store_does(threshold):
+    # li-simple-mmr-latest-pick: the scores are the MMR objectives of the picks
     from llama_index.core.vector_stores import SimpleVectorStore
 
     simple = SimpleVectorStore()
     simple.add(make_nodes())
     kwargs = {} if threshold is None else {"mmr_threshold": threshold}
     query = VectorStoreQuery(query_embedding=Q, similarity_top_k=4, mode=VectorStoreQueryMode.MMR)
-    assert filled().query(query, **kwargs).ids == simple.query(query, **kwargs).ids
+    ours, theirs = filled().query(query, **kwargs), simple.query(query, **kwargs)
+    assert ours.ids == theirs.ids
+    assert ours.similarities == pytest.approx(theirs.similarities, abs=1e-6)
 
 
 @pytest.mark.parametrize(

@@ -223,6 +223,16 @@ def main() -> None:
         f"{[(h.node.get_content(), h.score) for h in mmr]}",
     )
     store_only = l2.vector_store
+    mmr_query = {"query_embedding": [1.0, 0.0, 0.0, 0.0], "similarity_top_k": 3, "mode": "mmr"}
+    by_query = store_only.query(VectorStoreQuery(**mmr_query, mmr_threshold=0.1)).ids
+    by_keyword = store_only.query(VectorStoreQuery(**mmr_query), mmr_threshold=0.1).ids
+    default = store_only.query(VectorStoreQuery(**mmr_query)).ids
+    facts.check(
+        "li-chroma-mmr-threshold-keyword-only",
+        by_query == default and by_keyword != default,
+        "VectorStoreQuery(mmr_threshold=0.1) is ignored (the default 0.5 applies); the "
+        f"mmr_threshold=0.1 keyword counts: {by_query}, {by_keyword}",
+    )
     sparse = store_only.query(
         VectorStoreQuery(query_embedding=None, similarity_top_k=2, mode="sparse")
     )

@@ -28,6 +28,9 @@ warnings.simplefilter("ignore")  # milvus-lite 2.5.1 imports the deprecated pkg_
 logging.disable(logging.CRITICAL)
 
 from llama_index.core import StorageContext, VectorStoreIndex  # noqa: E402
+from llama_index.core.indices.query.embedding_utils import (  # noqa: E402
+    get_top_k_mmr_embeddings,
+)
 from llama_index.core.schema import TextNode  # noqa: E402
 from llama_index.core.vector_stores import (  # noqa: E402
     FilterCondition,
@@ -175,6 +178,118 @@ def writes(vs: MilvusVectorStore) -> None:
     facts.check("li-milvus-nested-metadata-accepted", nested[0] is None, nested)
 
 
+MMR_QUERY = [0.95, 0.2, 0.3, 0.1]
+"""An MMR query no stored vector equals, so the objectives after the first pick differ."""
+
+
+def mmr(vs: MilvusVectorStore) -> None:
+    """MMR mode: what ``NodeWithScore.score`` holds, and a prefetch with fewer than top_k."""
+    texts = ["a", "b", "c", "d", "e", "f"]
+    vs.add([TextNode(text=t, id_=t, embedding=UNIT[t]) for t in texts])
+    mode = {"similarity_top_k": 3, "mode": "mmr"}
+    res = vs.query(VectorStoreQuery(query_embedding=MMR_QUERY, **mode))  # type: ignore[arg-type]
+    objectives, picks = get_top_k_mmr_embeddings(
+        MMR_QUERY, [UNIT[t] for t in texts], similarity_top_k=3, embedding_ids=texts
+    )
+    seen = [res.ids, res.similarities]
+    facts.check(
+        "li-milvus-mmr-score-objective",
+        res.ids == picks
+        and all(abs(a - b) < 1e-6 for a, b in zip(res.similarities, objectives, strict=True)),
+        seen,
+    )
+    by_query = vs.query(VectorStoreQuery(query_embedding=MMR_QUERY, mmr_threshold=0.1, **mode)).ids  # type: ignore[arg-type]
+    by_keyword = vs.query(
+        VectorStoreQuery(query_embedding=MMR_QUERY, **mode),  # type: ignore[arg-type]
+        mmr_threshold=0.1,
+    ).ids
+    facts.check(
+        "li-milvus-mmr-threshold-keyword-only",
+        by_query == res.ids and by_keyword != res.ids,
+        f"VectorStoreQuery(mmr_threshold=0.1) ignored: {by_query}; the keyword counts: "
+        f"{by_keyword}",
+    )
+    few = one("id", ["a", "b"], Op.IN)
+    res = vs.query(VectorStoreQuery(query_embedding=MMR_QUERY, filters=few, **mode))  # type: ignore[arg-type]
+    objectives, picks = get_top_k_mmr_embeddings(
+        MMR_QUERY, [UNIT["a"], UNIT["b"]], similarity_top_k=3, embedding_ids=["a", "b"]
+    )
+    seen = [res.ids, res.similarities]
+    facts.check(
+        "li-milvus-mmr-fewer-than-top-k-no-fallback",
+        res.ids == picks
+        and all(abs(a - b) < 1e-6 for a, b in zip(res.similarities, objectives, strict=True)),
+        seen,
+    )
+
+
+def node_calls(store: Any) -> None:
+    """``get_nodes``, ``delete_nodes`` and ``clear`` (nodes a..f, color as in the table)."""
+
+    def filled(name: str) -> MilvusVectorStore:
+        vs = store(collection_name=name, overwrite=True)
+        vs.add(
+            [
+                TextNode(text=t, id_=t, metadata=dict(TABLE_META[t]), embedding=UNIT[t])
+                for t in "abcdef"
+            ]
+        )
+        return vs
+
+    def left(vs: MilvusVectorStore) -> str:
+        return "".join(sorted(n.node_id for n in vs.get_nodes(filters=one("n", 0, Op.GT))))
+
+    vs = filled("n")
+    for fact, call, expected in [
+        ("li-milvus-get-nodes-no-arguments", vs.get_nodes,
+         ("ValueError", "Either node_ids or filters must be provided.")),
+        ("li-milvus-get-nodes-ids-and-filters",
+         lambda: vs.get_nodes(["a"], filters=one("color", "red")),
+         ("ValueError", "Only one of node_ids or filters can be provided.")),
+    ]:  # fmt: skip
+        got = raised(call)
+        facts.check(fact, (got[0].__name__ if got[0] else None, got[1]) == expected, got)
+    got = raised(lambda: vs.get_nodes([]))
+    facts.check(
+        "li-milvus-get-nodes-empty-ids-raises",
+        got[0] is not None and got[0].__name__ == "MilvusException",
+        got,
+    )
+    nodes = vs.get_nodes(["b"])
+    facts.check(
+        "li-milvus-get-nodes-with-embedding",
+        [n.embedding for n in nodes] == [[0.800000011920929, 0.6000000238418579, 0.0, 0.0]],
+        [n.embedding for n in nodes],
+    )
+    # ids and filters: the ids become one more filter under the filters' condition
+    red_or = MetadataFilters(
+        filters=[MetadataFilter(key="color", value="green"), MetadataFilter(key="n", value=5)],
+        condition=FilterCondition.OR,
+    )
+    vs.delete_nodes(["a", "b"], filters=red_or)
+    facts.check("li-milvus-delete-nodes-ids-or-filters-union", left(vs) == "cf", left(vs))
+    vs = filled("n2")
+    vs.delete_nodes(["a", "b"], filters=one("color", "red"))
+    facts.check("li-milvus-delete-nodes-ids-and-filters-both", left(vs) == "bcdef", left(vs))
+    for fact, call in [
+        ("li-milvus-delete-nodes-empty-ids-raises", lambda: vs.delete_nodes([])),
+        ("li-milvus-delete-nodes-no-arguments-raises", vs.delete_nodes),
+    ]:
+        got = raised(call)
+        facts.check(
+            fact,
+            got[0] is not None and got[0].__name__ == "ParamError" and left(vs) == "bcdef",
+            got,
+        )
+    vs.clear()
+    got = raised(lambda: vs.query(VectorStoreQuery(query_embedding=UNIT["q"], similarity_top_k=1)))
+    facts.check(
+        "li-milvus-clear-drops-the-collection",
+        got[0] is not None and got[0].__name__ == "MilvusException",
+        got,
+    )
+
+
 def main() -> None:
     root = tempfile.mkdtemp(prefix="placeborag-li-milvus-probe-")
     os.environ["GLOG_log_dir"] = root  # noqa: SIM112 - glog's own variable: no logs in /tmp
@@ -186,6 +301,8 @@ def main() -> None:
     try:
         scores_and_filters(store)
         writes(store(collection_name="w", overwrite=True))
+        mmr(store(collection_name="mmr", overwrite=True))
+        node_calls(store)
     finally:
         server_manager_instance.release_all()
         shutil.rmtree(root, ignore_errors=True)

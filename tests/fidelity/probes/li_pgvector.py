@@ -20,6 +20,7 @@ from _probe import check, check_rows, error_of, error_start, finish
 from _probe_geometry import META, li_embedding
 from _probe_pg import postgres
 from llama_index.core import StorageContext, VectorStoreIndex
+from llama_index.core.indices.query.embedding_utils import get_top_k_mmr_embeddings
 from llama_index.core.schema import TextNode
 from llama_index.core.vector_stores import (
     FilterCondition,
@@ -69,6 +70,7 @@ def main() -> None:
             retrieval(index, "jsonb" if jsonb else "json")
             asyncio.run(vs.close())
         writes(store("w"))
+        mmr(store("mmr"))
     finish(STARTED)
 
 
@@ -188,6 +190,38 @@ def writes(vs: PGVectorStore) -> None:
             )
         ),
         ("KeyError", "'n1'"),
+    )
+    asyncio.run(vs.close())
+
+
+MMR_QUERY = [0.95, 0.2, 0.3, 0.1]
+"""An MMR query no stored vector equals, so the objectives after the first pick differ."""
+
+
+def mmr(vs: PGVectorStore) -> None:
+    """MMR mode: ``NodeWithScore.score`` holds the objective, and a prefetch with fewer than
+    top_k candidates falls back to a plain search (``1 - distance``)."""
+    texts = ["a", "b", "c", "d", "e", "f"]
+    vs.add(
+        [TextNode(text=t, id_=t, metadata=dict(META[t]), embedding=common.UNIT[t]) for t in texts]
+    )
+
+    def run(filters: Any = None) -> Any:
+        query = VectorStoreQuery(
+            query_embedding=MMR_QUERY, similarity_top_k=3, mode="mmr", filters=filters
+        )
+        res = vs.query(query)
+        return [res.ids, [round(s, 6) for s in res.similarities]]
+
+    objectives, picks = get_top_k_mmr_embeddings(
+        MMR_QUERY, [common.UNIT[t] for t in texts], similarity_top_k=3, embedding_ids=texts
+    )
+    check("li-pgvector-mmr-score-objective", run(), [picks, [round(s, 6) for s in objectives]])
+    plain = vs.query(VectorStoreQuery(query_embedding=MMR_QUERY, similarity_top_k=2))
+    check(
+        "li-pgvector-mmr-fewer-than-top-k-plain",
+        run(one("n", 2, "<=")),
+        [plain.ids, [round(s, 6) for s in plain.similarities]],
     )
     asyncio.run(vs.close())
 

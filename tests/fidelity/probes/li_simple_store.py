@@ -142,6 +142,17 @@ def main() -> None:
         f"MMR penalises a candidate by its similarity to the latest pick only (not the closest "
         f"pick); reported scores are MMR scores (the first is 0.5 x cos): {mmr.ids}",
     )
+    by_query = query(made, q, k=5, mode="mmr", mmr_threshold=0.1)
+    by_keyword = made.query(
+        VectorStoreQuery(query_embedding=q, similarity_top_k=5, mode="mmr"), mmr_threshold=0.1
+    )
+    default = query(made, q, k=5, mode="mmr")
+    facts.check(
+        "li-simple-mmr-threshold-keyword-only",
+        by_query.ids == default.ids and by_keyword.ids != default.ids,
+        f"VectorStoreQuery(mmr_threshold=0.1) is ignored ({by_query.ids}, as the default 0.5); "
+        f"the keyword mmr_threshold=0.1 counts ({by_keyword.ids})",
+    )
     zero = raised(lambda: query(store({"z": [0.0, 0.0], "x": [1.0, 0.0]}), [1.0, 0.0]))
     facts.check(
         "li-simple-zero-vector",

@@ -1,0 +1,129 @@
+"""The milvus profile's LlamaIndex conventions (``MilvusVectorStore``), without the engine:
+MMR scores and fallback, ``get_nodes`` and ``delete_nodes``. Each test names the probe fact of
+``docs/integrations/new_integrations.md`` (``li_milvus_integration.py``) it reproduces."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+from llama_index.core.indices.query.embedding_utils import get_top_k_mmr_embeddings
+from llama_index.core.schema import TextNode
+from llama_index.core.vector_stores.types import (
+    FilterCondition,
+    FilterOperator,
+    MetadataFilter,
+    MetadataFilters,
+    VectorStoreQuery,
+)
+
+from placeborag_core.backends.milvus.errors import MilvusError
+from placeborag_llamaindex import PlaceboVectorStore
+
+UNIT = {
+    "a": [1.0, 0.0, 0.0, 0.0],
+    "b": [0.8, 0.6, 0.0, 0.0],
+    "c": [0.6, 0.8, 0.0, 0.0],
+    "d": [0.0, 1.0, 0.0, 0.0],
+    "e": [-0.6, 0.8, 0.0, 0.0],
+    "f": [-1.0, 0.0, 0.0, 0.0],
+}
+META = {k: {"color": c, "n": i + 1} for i, (k, c) in enumerate(zip(UNIT, "rbrgbr", strict=True))}
+COLORS = {"r": "red", "b": "blue", "g": "green"}
+MMR_QUERY = [0.95, 0.2, 0.3, 0.1]
+
+
+def store() -> PlaceboVectorStore:
+    s = PlaceboVectorStore(profile="milvus")
+    s.add([TextNode(id_=k, text=k, embedding=v,
+                    metadata={"color": COLORS[META[k]["color"]], "n": META[k]["n"]})
+           for k, v in UNIT.items()])  # fmt: skip
+    return s
+
+
+def one(key: str, value: Any, op: FilterOperator = FilterOperator.EQ) -> MetadataFilters:
+    return MetadataFilters(filters=[MetadataFilter(key=key, value=value, operator=op)])
+
+
+def left(s: PlaceboVectorStore) -> str:
+    return "".join(sorted(n.node_id for n in s.get_nodes(filters=one("n", 0, FilterOperator.GT))))
+
+
+def mmr(s: PlaceboVectorStore, filters: MetadataFilters | None = None) -> Any:
+    return s.query(VectorStoreQuery(query_embedding=MMR_QUERY, similarity_top_k=3, mode="mmr",
+                                    filters=filters))  # fmt: skip
+
+
+def llama_index_mmr(letters: list[str]) -> tuple[list[float], list[str]]:
+    stored = [[float(np.float32(x)) for x in UNIT[k]] for k in letters]  # float32 field
+    return get_top_k_mmr_embeddings(MMR_QUERY, stored, similarity_top_k=3, embedding_ids=letters)
+
+
+def test_mmr_scores_are_the_mmr_objectives() -> None:
+    # li-milvus-mmr-score-objective
+    result = mmr(store())
+    objectives, picks = llama_index_mmr(list(UNIT))
+    assert result.ids == picks == ["a", "e", "b"]
+    assert result.similarities == pytest.approx(objectives, abs=1e-7)
+
+
+def test_mmr_with_fewer_candidates_than_top_k_has_no_plain_fallback() -> None:
+    # li-milvus-mmr-fewer-than-top-k-no-fallback: MMR over the two, objectives as scores
+    result = mmr(store(), one("id", ["a", "b"], FilterOperator.IN))
+    objectives, picks = llama_index_mmr(["a", "b"])
+    assert result.ids == picks
+    assert result.similarities == pytest.approx(objectives, abs=1e-7)
+
+
+def test_get_nodes_refuses_no_arguments_and_both() -> None:
+    # li-milvus-get-nodes-no-arguments, li-milvus-get-nodes-ids-and-filters
+    s = store()
+    with pytest.raises(ValueError, match=r"^Either node_ids or filters must be provided\.$"):
+        s.get_nodes()
+    with pytest.raises(ValueError, match=r"^Only one of node_ids or filters can be provided\.$"):
+        s.get_nodes(["a"], filters=one("color", "red"))
+
+
+def test_get_nodes_of_no_ids_raises_the_engine_error() -> None:
+    # li-milvus-get-nodes-empty-ids-raises
+    with pytest.raises(MilvusError) as raised:
+        store().get_nodes([])
+    assert str(raised.value) == (
+        "<MilvusException: (code=1100, message=empty expression should be used with limit: "
+        "invalid parameter)>"
+    )
+
+
+def test_get_nodes_returns_embeddings() -> None:
+    # li-milvus-get-nodes-with-embedding
+    (node,) = store().get_nodes(["b"])
+    assert node.embedding == [0.800000011920929, 0.6000000238418579, 0.0, 0.0]
+
+
+def test_delete_nodes_adds_the_ids_to_the_filters_under_their_condition() -> None:
+    # li-milvus-delete-nodes-ids-or-filters-union, li-milvus-delete-nodes-ids-and-filters-both
+    s = store()
+    either = MetadataFilters(
+        filters=[MetadataFilter(key="color", value="green"), MetadataFilter(key="n", value=5)],
+        condition=FilterCondition.OR,
+    )
+    s.delete_nodes(["a", "b"], filters=either)
+    assert left(s) == "cf"
+    s = store()
+    s.delete_nodes(["a", "b"], filters=one("color", "red"))
+    assert left(s) == "bcdef"
+
+
+@pytest.mark.parametrize("node_ids", [[], None])
+def test_delete_nodes_without_a_condition_raises_the_engine_error(node_ids: Any) -> None:
+    # li-milvus-delete-nodes-empty-ids-raises, li-milvus-delete-nodes-no-arguments-raises
+    s = store()
+    with pytest.raises(ValueError, match="Illegal str variables") as raised:  # MilvusParamError
+        s.delete_nodes(node_ids)
+    assert isinstance(raised.value, MilvusError)
+    assert str(raised.value) == (
+        "<ParamError: (code=1, message=Illegal str variables: {'filter': ''}, expect non-empty "
+        "str)>"
+    )
+    assert left(s) == "abcdef"
