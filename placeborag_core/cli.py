@@ -186,6 +186,8 @@ def _run_seed(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if not target.parent.is_dir():
         missing = str(target.parent)
         raise _UsageError(f"{target}: cannot write: directory {shown(missing)} does not exist")
+    if target.is_dir():
+        raise _UsageError(f"{target}: cannot write: is a directory (give the manifest's file path)")
     store = _seeded_store(args, err)
     try:
         manifest = build_manifest(store, seed_version=args.seed_version, record_ids=not args.no_ids)

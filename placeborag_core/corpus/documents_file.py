@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from placeborag_core.corpus import strict_json
 from placeborag_core.corpus.seeding import CHUNK_METADATA_KEYS, Document
 from placeborag_core.limits import MAX_METADATA_DEPTH, nesting_depth_exceeds
 from placeborag_core.messages import shown
@@ -24,7 +25,7 @@ _DOCUMENT_KEYS = {"id", "text", "metadata", "namespace"}
 
 def _parse_document_line(line: str, where: str) -> tuple[str, Document]:
     try:
-        data = json.loads(line)
+        data = strict_json.loads(line)
     except json.JSONDecodeError as error:
         raise DocumentsFileError(f"{where}: invalid JSON ({error.msg})") from None
     except (RecursionError, ValueError) as error:  # nesting, or an integer of 4,300+ digits

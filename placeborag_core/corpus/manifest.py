@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from placeborag_core.corpus import strict_json
 from placeborag_core.embedding.embedder import FakeEmbedder
 from placeborag_core.messages import shown
 from placeborag_core.store.unwrap import core_store_of
@@ -217,7 +218,7 @@ class Manifest:
     def from_json(cls, text: str) -> Manifest:
         """Parse JSON text; raises :class:`ManifestError` on invalid JSON or fields."""
         try:
-            data = json.loads(text)
+            data = strict_json.loads(text)
         except json.JSONDecodeError as error:
             raise ManifestError(
                 f"manifest is not valid JSON: {error.msg}", line=error.lineno

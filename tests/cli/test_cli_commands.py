@@ -135,6 +135,10 @@ def test_seed_without_ids(capsys: pytest.CaptureFixture[str], docs: Path, tmp_pa
         ('{"id": "a", "text": "x"}\n{"id": "b", "text": }\n', "docs.jsonl:2: invalid JSON"),
         ('{"id": "a"}\n', "docs.jsonl:1: 'text' must be a string, got NoneType"),
         ('{"id": "a", "text": "x"}\n{"id": "a", "text": "y"}\n', "docs.jsonl:2: document id 'a'"),
+        (
+            '{"id": "a", "text": "x", "metadata": {"n": NaN}}\n',
+            "docs.jsonl:1: cannot read the JSON (NaN is not JSON",
+        ),
     ],
 )
 def test_bad_docs_one_line_exit_2_nothing_written(
@@ -172,6 +176,7 @@ def test_existing_manifest_is_untouched_on_bad_input(
             "missing.jsonl: cannot read",
         ),
         (["seed", "{docs}", "--manifest", "{tmp}/no/such/dir/m.json"], "does not exist"),
+        (["seed", "{docs}", "--manifest", "{tmp}"], "cannot write: is a directory"),
         (["seed", "{docs}", "--manifest", "{tmp}/m.json", "--chunk-size", "0"], "invalid chunker"),
         (["check", "{docs}", "{tmp}/missing.json"], "missing.json: cannot read"),
         (["check", "{docs}", "{docs}"], "docs.jsonl:2: manifest is not valid JSON"),

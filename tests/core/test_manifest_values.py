@@ -51,3 +51,11 @@ def test_an_impossible_value_is_an_invalid_manifest(
     edit(data)
     with pytest.raises(ManifestError, match=field):
         Manifest.from_dict(data)
+
+
+@pytest.mark.parametrize("constant", ["NaN", "Infinity", "-Infinity"])
+def test_a_manifest_holding_a_constant_json_lacks_is_invalid(constant: str) -> None:
+    text = json.dumps(_manifest()).replace('"format": 1', f'"format": {constant}', 1)
+    assert constant in text
+    with pytest.raises(ManifestError, match=rf"{constant} is not JSON"):
+        Manifest.from_json(text)
