@@ -221,14 +221,16 @@ class ReadMethods:
         """
         plan = self._plan(None, where, where_document, namespace, ids=ids, call="get")
         if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int)):
-            raise TypeError(f"limit must be an int or None, got {shown(limit)}")
+            raise TypeError(f"limit must be an int >= 0 or None, got {shown(limit)}")
+        if limit is not None and limit < 0:
+            raise ValueError(f"limit must be an int >= 0 or None, got {limit}")
         with self._lock:
             part = self._spaces.get(namespace)
             if part is None:
                 return []
             rows = self._listing.passing_rows(part, plan.predicate, plan.ids)
             if limit is not None:
-                rows = rows[: max(limit, 0)]
+                rows = rows[:limit]
             return [part.record_at(row) for row in rows]
 
     def snapshot(

@@ -34,6 +34,9 @@ def test_select_filters_in_listing_order() -> None:
         store.select({"n": {"$bad": 1}})
     with pytest.raises(TypeError, match="limit must be an int"):
         store.select(limit="2")  # type: ignore[arg-type]
+    assert store.select(limit=0) == []
+    with pytest.raises(ValueError, match="limit must be an int >= 0 or None, got -1"):
+        store.select(limit=-1)
 
 
 def test_select_skips_orphans_and_pending_writes() -> None:
