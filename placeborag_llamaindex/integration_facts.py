@@ -44,6 +44,15 @@ class IntegrationFacts:
             query when it yields fewer than ``top_k``), or ``"ignored"`` (a plain top-k).
         mmr_prefetch_factor: the default prefetch, in multiples of ``top_k`` (``"prefetch"``
             only; the ``mmr_prefetch_factor``/``mmr_prefetch_k`` query options override it).
+        mmr_prefetch_clamped: ``mmr_prefetch_k`` and ``mmr_prefetch_factor`` are any finite
+            numbers, the prefetch being ``int(mmr_prefetch_k)`` or ``int(top_k * factor)`` raised
+            to ``top_k`` (``ChromaVectorStore`` validates neither: 0 prefetches ``top_k``); False:
+            an int >= 1 and a number > 0 are required.
+        forwarded_kwargs: the engine calls that receive the query keywords the integration does
+            not consume, as (ranked query, listing without embedding); each refuses ``fetch_k``
+            and, outside an MMR query with embedding, the MMR options with Python's
+            ``TypeError`` naming the call (``ChromaVectorStore``: ``Collection.query`` and
+            ``Collection.get``). None: the options are accepted in every mode.
         mmr_scores: what an MMR pick's ``NodeWithScore.score`` is: the engine's number through
             ``node_score`` (``"similarity"``, ``ChromaVectorStore``) or the objective
             ``get_top_k_mmr_embeddings`` picked it with (``"objective"``: ``PGVectorStore`` and
@@ -129,6 +138,8 @@ class IntegrationFacts:
     unranked_score: float | None
     get_nodes_with_embedding: bool
     mmr_prefetch_factor: float | None = None
+    mmr_prefetch_clamped: bool = False
+    forwarded_kwargs: tuple[str, str] | None = None
     mmr_scores: Literal["similarity", "objective"] = "similarity"
     mmr_fallback: bool = True
     get_nodes_limit: bool = False

@@ -135,6 +135,8 @@ _CHROMA = IntegrationFacts(
     honours_node_ids=False,
     mmr="prefetch",
     mmr_prefetch_factor=4.0,  # DEFAULT_MMR_PREFETCH_FACTOR of the integration's source
+    mmr_prefetch_clamped=True,
+    forwarded_kwargs=("Collection.query", "Collection.get"),
     get_nodes_empty_ids="everything",
     delete_nodes_needs_ids=True,
     unranked_score=None,
@@ -147,6 +149,13 @@ _CHROMA = IntegrationFacts(
         ("filters", f"{DOC}#li-chroma-filters, #li-chroma-filter-unsupported"),
         ("doc_ids, node_ids", f"{DOC}#li-chroma-ids-ignored, #li-chroma-node-ids-ignored"),
         ("mmr", f"{DOC}#li-chroma-mmr (prefetch and fallback: read from the source)"),
+        (
+            "query keywords",
+            (
+                f"{DOC}#li-chroma-mmr-options-outside-mmr-raise, #li-chroma-fetch-k-raises, "
+                "#li-chroma-mmr-prefetch-k-clamped, #li-chroma-mmr-prefetch-factor-clamped"
+            ),
+        ),
         ("unranked", f"{DOC}#li-chroma-modes"),
         ("get_nodes", f"{DOC}#li-chroma-get-nodes"),
         ("delete_nodes", f"{DOC}#li-chroma-delete-nodes"),

@@ -4,7 +4,8 @@
 Every name is checked: a misspelt option raises ``TypeError`` listing the accepted ones instead of
 being dropped, and values are validated before the store is read. Which options a store accepts
 follows its integration's row: the MMR prefetch options where MMR prefetches, the native filter
-keyword where the integration has one.
+keyword where the integration has one. Where the integration hands the options it does not consume
+to the engine call (``forwarded_kwargs``), that call's ``TypeError`` is raised for them.
 """
 
 from __future__ import annotations
@@ -25,6 +26,8 @@ _DEFAULT_MMR_THRESHOLD = 0.5  # get_top_k_mmr_embeddings' default
 _ALWAYS = ("fetch_k", "mmr_threshold", "where", "where_document")
 _PREFETCH = ("mmr_prefetch_factor", "mmr_prefetch_k")
 _MODES = (VectorStoreQueryMode.DEFAULT, VectorStoreQueryMode.MMR)
+_MMR_OPTIONS = ("mmr_threshold", *_PREFETCH)
+_ENGINE_REFUSES = ("fetch_k", *_MMR_OPTIONS)  # what a ``forwarded_kwargs`` engine call refuses
 
 
 def _is_number(value: Any) -> bool:
@@ -107,13 +110,31 @@ class QueryOptions:
             raise ValueError(
                 f"{native} and where cannot be combined: each replaces the query's filters"
             )
-        threshold = _threshold(kwargs, query, integration.mmr_threshold_first)
-        prefetch_factor = _prefetch_factor(kwargs, integration.mmr_prefetch_factor)
-        prefetch_k = _prefetch_k(kwargs)
+        mmr = _mode(query.mode) == VectorStoreQueryMode.MMR
+        # The MMR options are consumed (validated first) by an MMR query with embedding only (a
+        # query without embedding is a listing in every mode); elsewhere they reach the engine
+        # call as they are, unvalidated.
+        consumed = _MMR_OPTIONS if mmr and query.query_embedding else ()
+        if not consumed:
+            _refuse_forwarded(kwargs, query, integration, consumed)
+        clamped = integration.mmr_prefetch_clamped
+        # Only a query the integration answers by MMR reads the threshold: elsewhere every real
+        # store ignores it, whatever it is (li-simple-mmr-threshold-unchecked,
+        # li-qdrant-mmr-threshold-ignored, li-pgvector-mmr-threshold-checked-in-mmr-only).
+        runs_mmr = bool(consumed) and integration.mmr != "ignored"
+        threshold = (
+            _threshold(kwargs, query, integration.mmr_threshold_first)
+            if runs_mmr
+            else _DEFAULT_MMR_THRESHOLD
+        )
+        prefetch_factor = _prefetch_factor(kwargs, integration.mmr_prefetch_factor, clamped)
+        prefetch_k = _prefetch_k(kwargs, clamped)
+        if consumed:
+            _refuse_forwarded(kwargs, query, integration, consumed)
         fetch_k = _fetch_k(kwargs)
         where = _where(kwargs, query, integration)
         return cls(
-            mmr=_mode(query.mode) == VectorStoreQueryMode.MMR,
+            mmr=mmr,
             mmr_threshold=threshold,
             prefetch_factor=prefetch_factor,
             prefetch_k_override=prefetch_k,
@@ -131,6 +152,23 @@ class QueryOptions:
         return max(int(k * self.prefetch_factor), k)
 
 
+def _refuse_forwarded(
+    kwargs: Mapping[str, Any],
+    query: VectorStoreQuery,
+    integration: IntegrationFacts,
+    consumed: tuple[str, ...],
+) -> None:
+    """Raise what the engine call of ``integration.forwarded_kwargs`` raises for the first
+    option of ``kwargs`` it does not take (Python's ``TypeError`` for an unexpected keyword)."""
+    if integration.forwarded_kwargs is None:
+        return
+    ranked, listing = integration.forwarded_kwargs
+    for name in kwargs:
+        if name in _ENGINE_REFUSES and name not in consumed:
+            call = ranked if query.query_embedding else listing
+            raise TypeError(f"{call}() got an unexpected keyword argument '{name}'")
+
+
 def _threshold(kwargs: Mapping[str, Any], query: VectorStoreQuery, first: str) -> float:
     raw: Any
     if first == "query" and query.mmr_threshold is not None:
@@ -142,11 +180,15 @@ def _threshold(kwargs: Mapping[str, Any], query: VectorStoreQuery, first: str) -
     if raw is None:
         return _DEFAULT_MMR_THRESHOLD
     if not _is_number(raw) or not 0 <= raw <= 1:
+        # SimpleVectorStore and MilvusVectorStore run MMR with any number (a named divergence:
+        # the core's MMR takes a weight in [0, 1]); Chroma and PGVectorStore raise ValueError.
         raise ValueError(f"mmr_threshold must be a float between 0 and 1, got {raw!r}")
     return float(raw)
 
 
-def _prefetch_factor(kwargs: Mapping[str, Any], default: float | None) -> float | None:
+def _prefetch_factor(
+    kwargs: Mapping[str, Any], default: float | None, clamped: bool
+) -> float | None:
     if kwargs.get("mmr_prefetch_factor") is not None and kwargs.get("mmr_prefetch_k") is not None:
         raise ValueError(
             "'mmr_prefetch_factor' and 'mmr_prefetch_k' cannot coexist in a call to query()"
@@ -154,6 +196,8 @@ def _prefetch_factor(kwargs: Mapping[str, Any], default: float | None) -> float 
     raw = kwargs.get("mmr_prefetch_factor")
     if raw is None:
         return default
+    if clamped and _is_number(raw) and math.isfinite(raw):
+        return float(raw)  # int(top_k * factor), raised to top_k by prefetch_k
     if not _is_number(raw) or not math.isfinite(raw) or raw <= 0:
         raise ValueError(f"mmr_prefetch_factor must be a finite number > 0, got {raw!r}")
     return float(raw)
@@ -168,7 +212,10 @@ def _positive_int(kwargs: Mapping[str, Any], name: str) -> int | None:
     return raw
 
 
-def _prefetch_k(kwargs: Mapping[str, Any]) -> int | None:
+def _prefetch_k(kwargs: Mapping[str, Any], clamped: bool) -> int | None:
+    raw: Any = kwargs.get("mmr_prefetch_k")
+    if clamped and _is_number(raw) and math.isfinite(raw):
+        return int(raw)  # raised to top_k by prefetch_k
     return _positive_int(kwargs, "mmr_prefetch_k")
 
 

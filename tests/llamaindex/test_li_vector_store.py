@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import math
 import re
 
@@ -688,8 +689,56 @@ def test_default_mmr_picks_and_scores_what_simple_vector_store_does(threshold):
     ],
 )
 def test_query_option_values_are_validated(kwargs, error, message):
+    # pgvector: a prefetching profile that neither clamps the prefetch nor forwards the options
     with pytest.raises(error, match=message):
-        filled("chroma").query(VectorStoreQuery(query_embedding=Q), **kwargs)
+        filled("pgvector").query(VectorStoreQuery(query_embedding=Q), **kwargs)
+
+
+@pytest.mark.parametrize("name", ["mmr_threshold", "mmr_prefetch_k", "mmr_prefetch_factor"])
+def test_chroma_refuses_the_mmr_options_outside_mmr_like_collection_query(name):
+    # li-chroma-mmr-options-outside-mmr-raise: ChromaVectorStore forwards them to Chroma, which
+    # refuses them unvalidated (5 is no valid threshold: the TypeError comes first)
+    store = filled("chroma")
+    with pytest.raises(
+        TypeError, match=rf"^Collection\.query\(\) got an unexpected keyword argument '{name}'$"
+    ):
+        store.query(VectorStoreQuery(query_embedding=Q), **{name: 5})
+    with pytest.raises(TypeError, match=rf"^Collection\.get\(\) got an unexpected .* '{name}'$"):
+        store.query(
+            VectorStoreQuery(similarity_top_k=2, mode=VectorStoreQueryMode.MMR), **{name: 5}
+        )
+    # pgvector, which consumes them, takes them in every mode
+    assert len(filled("pgvector").query(VectorStoreQuery(query_embedding=Q), **{name: 1}).ids) == 1
+
+
+def test_chroma_refuses_fetch_k_in_every_mode():
+    # li-chroma-fetch-k-raises; in MMR mode after the MMR options are validated
+    store = filled("chroma")
+    message = r"^Collection\.query\(\) got an unexpected keyword argument 'fetch_k'$"
+    with pytest.raises(TypeError, match=message):
+        store.query(VectorStoreQuery(query_embedding=Q), fetch_k=3)
+    with pytest.raises(TypeError, match=message):
+        mmr_letters(store, fetch_k=3)
+    with pytest.raises(ValueError, match="mmr_threshold must be"):
+        mmr_letters(store, fetch_k=3, mmr_threshold=5)
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"mmr_prefetch_k": 0},
+        {"mmr_prefetch_k": -5},
+        {"mmr_prefetch_k": 3.9},
+        {"mmr_prefetch_factor": 0},
+        {"mmr_prefetch_factor": -1.5},
+    ],
+)
+def test_chroma_clamps_the_mmr_prefetch_to_top_k(kwargs):
+    # li-chroma-mmr-prefetch-k-clamped, li-chroma-mmr-prefetch-factor-clamped: each prefetches
+    # top_k, as mmr_prefetch_k=3 does
+    store = filled("chroma")
+    assert mmr_letters(store, **kwargs) == mmr_letters(store, mmr_prefetch_k=3)
+    assert mmr_letters(store, **kwargs)[0] == ["a", "b", "c"]
 
 
 @pytest.mark.parametrize("method", ["delete", "delete_nodes"])
@@ -753,3 +802,31 @@ def test_get_returns_the_stored_embedding_as_simple_vector_store_does():
     assert store.get(ID["b"]) == [float(x) for x in np.float32(VECTORS["b"])]
     with pytest.raises(KeyError):
         store.get("missing")
+
+
+@pytest.mark.parametrize("profile", ["default", "milvus", "pgvector", "qdrant"])
+@pytest.mark.parametrize("threshold", [1.5, -0.1, "x"])
+def test_mmr_threshold_is_unread_outside_mmr(profile, threshold):
+    # li-simple-mmr-threshold-unchecked, li-milvus-mmr-threshold-unchecked,
+    # li-pgvector-mmr-threshold-checked-in-mmr-only: a plain query ignores it, whatever it is
+    store = filled(profile)
+    plain = store.query(VectorStoreQuery(query_embedding=Q, similarity_top_k=3))
+    got = store.query(
+        VectorStoreQuery(query_embedding=Q, similarity_top_k=3), mmr_threshold=threshold
+    )
+    assert got.ids == plain.ids
+
+
+@pytest.mark.parametrize("threshold", [1.5, -0.1, "x"])
+def test_qdrant_ignores_mmr_threshold_in_mmr_mode_too(threshold):
+    # li-qdrant-mmr-threshold-ignored
+    assert mmr_letters(filled("qdrant"), mmr_threshold=threshold) == mmr_letters(filled("qdrant"))
+
+
+def test_pgvector_checks_mmr_threshold_in_mmr_mode():
+    # li-pgvector-mmr-threshold-checked-in-mmr-only (the query's threshold before the keyword's)
+    store = filled("pgvector")
+    query = VectorStoreQuery(query_embedding=Q, similarity_top_k=2, mmr_threshold=1.5)
+    assert len(store.query(query).ids) == 2
+    with pytest.raises(ValueError, match="mmr_threshold must be"):
+        store.query(dataclasses.replace(query, mode=VectorStoreQueryMode.MMR))

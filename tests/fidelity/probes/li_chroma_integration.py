@@ -233,6 +233,53 @@ def main() -> None:
         "VectorStoreQuery(mmr_threshold=0.1) is ignored (the default 0.5 applies); the "
         f"mmr_threshold=0.1 keyword counts: {by_query}, {by_keyword}",
     )
+    plain_query = {"query_embedding": [1.0, 0.0, 0.0, 0.0], "similarity_top_k": 3}
+    outside = {
+        name: raised(
+            lambda name=name: store_only.query(VectorStoreQuery(**plain_query), **{name: 2})
+        )
+        for name in ("mmr_threshold", "mmr_prefetch_k", "mmr_prefetch_factor", "fetch_k")
+    }
+    listing = raised(
+        lambda: store_only.query(VectorStoreQuery(similarity_top_k=3), mmr_threshold=0.3)
+    )
+    facts.check(
+        "li-chroma-mmr-options-outside-mmr-raise",
+        all(
+            got == (TypeError, f"Collection.query() got an unexpected keyword argument '{name}'")
+            for name, got in outside.items()
+        )
+        and listing
+        == (TypeError, "Collection.get() got an unexpected keyword argument 'mmr_threshold'"),
+        "outside MMR mode the keywords reach Collection.query (Collection.get without "
+        f"embedding), which refuses the MMR options: {outside}, {listing}",
+    )
+    in_mmr = raised(lambda: store_only.query(VectorStoreQuery(**mmr_query), fetch_k=4))
+    facts.check(
+        "li-chroma-fetch-k-raises",
+        in_mmr == (TypeError, "Collection.query() got an unexpected keyword argument 'fetch_k'"),
+        f"fetch_k is no option of ChromaVectorStore, in MMR mode too: {in_mmr}",
+    )
+    clamped = {
+        value: store_only.query(VectorStoreQuery(**mmr_query), mmr_prefetch_k=value).ids
+        for value in (0, -5, 3.9, 3)
+    }
+    facts.check(
+        "li-chroma-mmr-prefetch-k-clamped",
+        all(ids == clamped[3] for ids in clamped.values()) and clamped[3] != default,
+        "mmr_prefetch_k is int()-ed and raised to top_k: 0, -5 and 3.9 all prefetch 3, the "
+        f"picks of mmr_prefetch_k=3 (the default prefetch gives {default}): {clamped}",
+    )
+    factors = {
+        value: store_only.query(VectorStoreQuery(**mmr_query), mmr_prefetch_factor=value).ids
+        for value in (0, -1.5, 0.5)
+    }
+    facts.check(
+        "li-chroma-mmr-prefetch-factor-clamped",
+        all(ids == clamped[3] for ids in factors.values()),
+        "mmr_prefetch_factor is not validated: int(top_k * factor) raised to top_k, so 0, -1.5 "
+        f"and 0.5 prefetch 3 as mmr_prefetch_k=3 does: {factors}",
+    )
     sparse = store_only.query(
         VectorStoreQuery(query_embedding=None, similarity_top_k=2, mode="sparse")
     )

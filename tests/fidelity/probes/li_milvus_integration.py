@@ -209,6 +209,27 @@ def mmr(vs: MilvusVectorStore) -> None:
         f"VectorStoreQuery(mmr_threshold=0.1) ignored: {by_query}; the keyword counts: "
         f"{by_keyword}",
     )
+    plain = vs.query(VectorStoreQuery(query_embedding=MMR_QUERY, similarity_top_k=3)).ids
+    outside = [
+        vs.query(VectorStoreQuery(query_embedding=MMR_QUERY, similarity_top_k=3), mmr_threshold=t)
+        for t in (1.5, -0.1, "x")
+    ]
+    wide = vs.query(VectorStoreQuery(query_embedding=MMR_QUERY, **mode), mmr_threshold=1.5)  # type: ignore[arg-type]
+    wide_objectives, wide_picks = get_top_k_mmr_embeddings(
+        MMR_QUERY,
+        [UNIT[t] for t in texts],
+        similarity_top_k=3,
+        embedding_ids=texts,
+        mmr_threshold=1.5,
+    )
+    facts.check(
+        "li-milvus-mmr-threshold-unchecked",
+        all(r.ids == plain for r in outside)
+        and wide.ids == wide_picks
+        and all(abs(a - b) < 1e-6 for a, b in zip(wide.similarities, wide_objectives, strict=True)),
+        f"outside MMR mode mmr_threshold is ignored, whatever it is ({plain}); MMR mode takes "
+        f"1.5 unchecked: {wide.ids}, {wide.similarities}",
+    )
     few = one("id", ["a", "b"], Op.IN)
     res = vs.query(VectorStoreQuery(query_embedding=MMR_QUERY, filters=few, **mode))  # type: ignore[arg-type]
     objectives, picks = get_top_k_mmr_embeddings(

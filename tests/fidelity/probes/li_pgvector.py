@@ -218,6 +218,25 @@ def mmr(vs: PGVectorStore) -> None:
     )
     check("li-pgvector-mmr-score-objective", run(), [picks, [round(s, 6) for s in objectives]])
     plain = vs.query(VectorStoreQuery(query_embedding=MMR_QUERY, similarity_top_k=2))
+    outside = [
+        vs.query(
+            VectorStoreQuery(query_embedding=MMR_QUERY, similarity_top_k=2, mmr_threshold=1.5)
+        ).ids,
+        vs.query(
+            VectorStoreQuery(query_embedding=MMR_QUERY, similarity_top_k=2), mmr_threshold=-0.1
+        ).ids,
+    ]
+    inside = error_of(
+        lambda: vs.query(
+            VectorStoreQuery(query_embedding=MMR_QUERY, similarity_top_k=2, mode="mmr"),
+            mmr_threshold=1.5,
+        )
+    )
+    check(
+        "li-pgvector-mmr-threshold-checked-in-mmr-only",
+        [outside, inside],
+        [[plain.ids, plain.ids], ("ValueError", "mmr_threshold must be between 0 and 1, got 1.5")],
+    )
     check(
         "li-pgvector-mmr-fewer-than-top-k-plain",
         run(one("n", 2, "<=")),

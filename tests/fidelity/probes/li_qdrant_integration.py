@@ -222,6 +222,17 @@ def main() -> None:
         mmr == ["a", "b", "c"],
         "mmr mode (and mmr_threshold) is ignored: plain top-k",
     )
+    unchecked = [
+        texts(plain, k=3, vector_store_query_mode=mode, vector_store_kwargs={"mmr_threshold": t})
+        for mode in ("default", "mmr")
+        for t in (1.5, -0.1, "x")
+    ]
+    facts.check(
+        "li-qdrant-mmr-threshold-ignored",
+        all(got == ["a", "b", "c"] for got in unchecked),
+        "mmr_threshold is never read, so 1.5, -0.1 and 'x' are accepted in both modes: "
+        f"{unchecked}",
+    )
     vs = plain.vector_store
     sparse = vs.query(VectorStoreQuery(query_embedding=None, similarity_top_k=2, mode="sparse"))
     hybrid = raised(

@@ -153,6 +153,18 @@ def main() -> None:
         f"VectorStoreQuery(mmr_threshold=0.1) is ignored ({by_query.ids}, as the default 0.5); "
         f"the keyword mmr_threshold=0.1 counts ({by_keyword.ids})",
     )
+    plain = query(made, q, k=3).ids
+    top3 = VectorStoreQuery(query_embedding=q, similarity_top_k=3)
+    outside = [made.query(top3, mmr_threshold=t).ids for t in (1.5, -0.1, "x")]
+    wide = made.query(
+        VectorStoreQuery(query_embedding=q, similarity_top_k=3, mode="mmr"), mmr_threshold=1.5
+    )
+    facts.check(
+        "li-simple-mmr-threshold-unchecked",
+        all(ids == plain for ids in outside) and wide.ids is not None and len(wide.ids) == 3,
+        f"outside MMR mode mmr_threshold is ignored, whatever it is ({outside}); MMR mode takes "
+        f"1.5 unchecked and answers: {wide.ids}, {wide.similarities}",
+    )
     zero = raised(lambda: query(store({"z": [0.0, 0.0], "x": [1.0, 0.0]}), [1.0, 0.0]))
     facts.check(
         "li-simple-zero-vector",
