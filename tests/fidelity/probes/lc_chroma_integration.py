@@ -362,6 +362,35 @@ def main() -> None:
         * 2,
         f"add_texts([]) and add_documents([]) raise: {adds}",
     )
+    short = store(fill=False)
+    padded = raised(lambda: short.add_texts(["a", "b"], metadatas=[{"k": 1}], ids=["m1", "m2"]))
+    rows = short.get(ids=["m1", "m2"])
+    facts.check(
+        "lc-chroma-metadatas-short",
+        padded == (None, "['m1', 'm2']")
+        and rows["ids"] == ["m1", "m2"]
+        and rows["documents"] == ["a", "b"]
+        and rows["metadatas"] == [{"k": 1}, None],
+        f"2 texts, 1 metadata: {padded}; both stored, the second without metadata: "
+        f"{rows['metadatas']}",
+    )
+    with_metadatas = raised(
+        lambda: short.add_texts(["c", "d"], metadatas=[{"k": 1}, {"k": 2}], ids=["i1"])
+    )
+    without = raised(lambda: short.add_texts(["c", "d"], ids=["j1"]))
+    kept = short.get()["ids"]
+    facts.check(
+        "lc-chroma-ids-short",
+        with_metadatas == (IndexError, "list index out of range")
+        and without
+        == (
+            ValueError,
+            "Unequal lengths for fields: ids: 1, embeddings: 2, documents: 2 in upsert.",
+        )
+        and kept == ["m1", "m2"],
+        f"2 texts, 1 id: with 2 metadatas {name(with_metadatas[0])}: {with_metadatas[1]}; "
+        f"without metadatas {name(without[0])}: {without[1]}; nothing added: {kept}",
+    )
     facts.done()
 
 

@@ -372,6 +372,49 @@ def main() -> None:
         "load_local keeps the index (IndexFlatIP) but not the strategy: "
         f"{loaded.distance_strategy}",
     )
+    short = store(["a"])
+    lengths = [
+        raised(lambda: short.add_texts(["b", "c"], metadatas=[{"k": 1}], ids=["b", "c"])),
+        raised(lambda: short.add_texts(["b", "c"], metadatas=[{"k": 1}, {"k": 2}], ids=["b"])),
+    ]
+    unequal = (
+        "texts and metadatas expected to be equal length but len(texts)=2 and len(metadatas)=1"
+    )
+    facts.check(
+        "lc-faiss-metadatas-short",
+        lengths[0] == (ValueError, unequal) and short.index.ntotal == 1,
+        f"2 texts, 1 metadata: {lengths[0]}; nothing added",
+    )
+    facts.check(
+        "lc-faiss-ids-short",
+        lengths[1]
+        == (
+            ValueError,
+            "texts and ids expected to be equal length but len(texts)=2 and len(ids)=1",
+        )
+        and short.index.ntotal == 1
+        and list(short.docstore._dict) == ["a"],
+        f"2 texts, 1 id: {lengths[1]}; nothing added",
+    )
+    loose = store(["a"])
+    added = [loose.add_texts(["b"], ids=[5]), loose.add_texts(["c"], ids=[""])]
+    by_int = [(d.id, d.page_content) for d in loose.get_by_ids([5])]
+    by_str = loose.get_by_ids(["5"])
+    empty = [(d.id, d.page_content) for d in loose.get_by_ids([""])]
+    keys = list(loose.docstore._dict)
+    found_ids = [d.id for d in loose.similarity_search("q", k=3)]
+    facts.check(
+        "lc-faiss-ids-loose",
+        added == [[5], [""]]
+        and keys == ["a", 5, ""]
+        and by_int == [("5", "b")]
+        and by_str == []
+        and empty == [("", "c")]
+        and found_ids == ["a", "5", ""],
+        f"ids 5 and '' are accepted and returned {added}, kept as docstore keys {keys}; "
+        f"get_by_ids([5]) -> {by_int} (Document.id a str), get_by_ids(['5']) -> {by_str}, "
+        f"get_by_ids(['']) -> {empty}; a search reports ids {found_ids}",
+    )
     facts.done()
 
 

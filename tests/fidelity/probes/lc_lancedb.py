@@ -196,6 +196,26 @@ def community(uri: str) -> None:
         "NotImplementedError",
         "LanceDB does not yet support get_by_ids.",
     )
+    short = CommunityLanceDB(uri=uri, embedding=emb, table_name="lengths", mode="append")
+    short.add_texts(["a"], metadatas=[META["a"]], ids=["a"])
+    check(
+        "lc-lancedb-community-metadatas-short",
+        [
+            error_of(lambda: short.add_texts(["b", "c"], metadatas=[META["b"]], ids=["b", "c"])),
+            short.get_table().count_rows(),
+        ],
+        [("IndexError", "list index out of range"), 1],
+    )
+    check(
+        "lc-lancedb-community-ids-short",
+        [
+            error_of(
+                lambda: short.add_texts(["b", "c"], metadatas=[META["b"], META["c"]], ids=["b"])
+            ),
+            short.get_table().count_rows(),
+        ],
+        [("IndexError", "list index out of range"), 1],
+    )
 
 
 def package(PackageLanceDB: Any, uri: str) -> None:

@@ -336,6 +336,53 @@ def term_kinds(store: Any) -> None:
     )
 
 
+def lengths(store: Any) -> None:
+    """``add_texts`` with fewer metadatas or ids than texts (ids given: ``auto_id`` False)."""
+    vs = store("lengths")
+    vs.add_texts(["a"], metadatas=[META["a"]], ids=["a"])
+    got = [
+        error(lambda: vs.add_texts(["b", "c"], metadatas=[META["b"]], ids=["b", "c"])),
+        error(lambda: vs.add_texts(["b", "c"], metadatas=[META["b"], META["c"]], ids=["b"])),
+    ]
+    rows = sorted(d.metadata["pk"] for d in vs.similarity_search("q", k=10))
+    facts.check(
+        "lc-milvus-metadatas-short",
+        got[0] == "AssertionError: Mismatched lengths of texts and metadatas." and rows == ["a"],
+        [got[0], rows],
+    )
+    facts.check(
+        "lc-milvus-ids-short",
+        got[1] == "AssertionError: Different lengths of texts and unique ids are provided."
+        and rows == ["a"],
+        [got[1], rows],
+    )
+
+
+def bool_operand(store: Any) -> None:
+    """A bare BOOL field as an operand of ``and``/``or`` next to a comparison: the rows with
+    ``flag`` True are a, c, e; the results follow neither the expression nor an error."""
+    vs = store("bool_operand", index_params={"metric_type": "COSINE", "index_type": "FLAT"})
+    vs.add_texts(list(META), metadatas=list(META.values()), ids=list(META))
+
+    def found(expr: str) -> str:
+        got = error(
+            lambda: sorted(d.metadata["pk"] for d in vs.similarity_search("q", k=10, expr=expr))
+        )
+        return got.split(", message=")[0].rsplit("(", 1)[-1] if "code=" in got else got
+
+    want = {
+        "price > 2.0 and flag": "None: []",  # c, e hold
+        "n == 3 and flag": "None: []",  # c holds
+        "n == 1 and flag": "None: ['a']",
+        "n == 2 or flag": "None: ['a', 'b']",  # a, b, c, e hold
+        "(n == 2 || flag)": "None: ['a', 'b']",
+        "flag and price > 2.0": "code=2000",
+        "price > 2.0 and flag == true": "None: ['c', 'e']",
+    }
+    got = {expr: found(expr) for expr in want}
+    facts.check("lc-milvus-bool-operand", got == want, got)
+
+
 def main() -> None:
     root = tempfile.mkdtemp(prefix="placeborag-lc-milvus-probe-")
     os.environ["GLOG_log_dir"] = root  # noqa: SIM112 - glog's own variable: no logs in /tmp
@@ -353,6 +400,8 @@ def main() -> None:
         planner_first(store)
         term_kinds(store)
         dangling_relational(store)
+        lengths(store)
+        bool_operand(store)
     finally:
         server_manager_instance.release_all()
         shutil.rmtree(root, ignore_errors=True)

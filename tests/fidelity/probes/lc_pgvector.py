@@ -36,6 +36,7 @@ def main() -> None:
         scores(url, emb)
         ids_and_errors(url, emb)
         dropin(url, emb)
+        lengths_and_loose_ids(url, emb)
         filters(url, emb)
     finish(STARTED)
 
@@ -207,6 +208,50 @@ def dropin(url: str, emb: Any) -> None:
             ("ValueError", "Collection not found"),
             None,
             [],
+        ],
+    )
+
+
+def lengths_and_loose_ids(url: str, emb: Any) -> None:
+    """add_texts with fewer metadatas or ids than texts; an int id and the empty id."""
+    v = PGVector(emb, connection=url, collection_name="lengths")
+
+    def stored() -> list[tuple[Any, str, dict[str, Any]]]:
+        return [(d.id, d.page_content, d.metadata) for d in v.similarity_search("q", k=10)]
+
+    returned = v.add_texts(["a", "b"], metadatas=[{"k": 1}], ids=["m1", "m2"])
+    check(
+        "lc-pgvector-metadatas-short",
+        [returned, stored()],
+        [["m1", "m2"], [("m1", "a", {"k": 1})]],
+    )
+    returned = v.add_texts(["c", "d"], metadatas=[{"k": 1}, {"k": 2}], ids=["i1"])
+    check(
+        "lc-pgvector-ids-short",
+        [returned, stored()],
+        [["i1"], [("m1", "a", {"k": 1}), ("i1", "c", {"k": 1})]],
+    )
+    w = PGVector(emb, connection=url, collection_name="loose")
+    no_operator = (
+        "(psycopg.errors.UndefinedFunction) operator does not exist: character varying = integer"
+    )
+    check(
+        "lc-pgvector-ids-loose",
+        [
+            w.add_texts(["a"], ids=[5]),
+            w.add_texts(["b"], ids=[""]),
+            [(d.id, d.page_content) for d in w.get_by_ids(["5"])],
+            [(d.id, d.page_content) for d in w.get_by_ids([""])],
+            error_start(error_of(lambda: w.get_by_ids([5])), no_operator),
+            [d.id for d in w.similarity_search("q", k=5)],
+        ],
+        [
+            [5],
+            [""],
+            [("5", "a")],
+            [("", "b")],
+            ("ProgrammingError", no_operator),
+            ["5", ""],
         ],
     )
 

@@ -320,6 +320,26 @@ def main() -> None:
         missing == (ValueError, "Collection nope not found"),
         f"from_existing_collection of a collection the client lacks: {missing}",
     )
+    short = store(fill=False)
+    metadatas = raised(
+        lambda: short.add_texts(["a", "b"], metadatas=[{"k": 1}], ids=[point(1), point(2)])
+    )
+    after_metadatas = client.count(short.collection_name).count
+    fewer = raised(
+        lambda: short.add_texts(["c", "d"], metadatas=[{"k": 1}, {"k": 2}], ids=[point(3)])
+    )
+    points = [(p.id, p.payload) for p in client.scroll(short.collection_name)[0]]
+    facts.check(
+        "lc-qdrant-metadatas-short",
+        metadatas == (IndexError, "list index out of range") and after_metadatas == 0,
+        f"2 texts, 1 metadata: {metadatas}; points stored: {after_metadatas}",
+    )
+    facts.check(
+        "lc-qdrant-ids-short",
+        fewer == (None, repr([point(3)]))
+        and points == [(point(3), {"page_content": "c", "metadata": {"k": 1}})],
+        f"2 texts, 1 id: returns {fewer[1]}, stores only the first text: {points}",
+    )
     facts.done()
 
 
