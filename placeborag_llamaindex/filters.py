@@ -22,7 +22,9 @@ refuses is refused here with the same exception type and message:
 - ``qdrant`` (``QdrantVectorStore._build_subfilter``): everything but ANY, ALL and CONTAINS
   (``NotImplementedError``, ``li-qdrant-filter-unsupported``); a float ``==`` is a closed range;
   ``in``/``nin`` split a string operand on commas; both text matches are the same case-insensitive
-  word match; NOT is must-not (none match); empty nested groups are dropped (``li-qdrant-filters``,
+  word match, on a str value or any str element of a list (``li-qdrant-filter-text-match-list``);
+  a range with value None has no bound and matches every number (``li-qdrant-filter-range-none``);
+  NOT is must-not (none match); empty nested groups are dropped (``li-qdrant-filters``,
   ``li-qdrant-filter-nested``). Values are validated with the qdrant-client model shapes, so a
   float ``!=`` raises pydantic's ``ValidationError`` as the integration does
   (``li-qdrant-filter-ne-float``).
@@ -37,6 +39,7 @@ Chroma's ``!=`` matching a record that lacks the key).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -197,6 +200,15 @@ def _split_values(value: Any) -> Any:
     return value if isinstance(value, list) else str(value).split(",")
 
 
+def _qdrant_range(key: str, bound: str, number: float | None) -> Where:
+    """``Range(<bound>=number)``; without a number (a filter value of None) the range has no
+    bound and matches every numeric value, bools and strings not (``li-qdrant-filter-range-none``,
+    ``qdrant-filter-range-unbounded``): a bound of minus infinity says that in core terms."""
+    if number is None:
+        return {key: {"$gte": -math.inf}}
+    return {key: {f"${bound}": number}}
+
+
 def _qdrant_leaf(node: MetadataFilter) -> Where:
     key, value, operator = node.key, node.value, node.operator
     if not operator or operator == FilterOperator.EQ:
@@ -205,9 +217,10 @@ def _qdrant_leaf(node: MetadataFilter) -> Where:
         return {key: {"$eq": qv.MatchValue.model_validate({"value": value}).value}}
     if operator in _RANGE_OPERATORS:
         bound = _RANGE_OPERATORS[operator]
-        number = getattr(qv.Range.model_validate({bound: value}), bound)
-        return {key: {f"${bound}": number}}
+        return _qdrant_range(key, bound, getattr(qv.Range.model_validate({bound: value}), bound))
     if operator in (FilterOperator.TEXT_MATCH, FilterOperator.TEXT_MATCH_INSENSITIVE):
+        # a word match on a str value or any str element of a list, as the core's qdrant
+        # dialect reads it (li-qdrant-filter-text-match-list, qdrant-filter-text-array)
         return {key: {"$text_match": qv.MatchText.model_validate({"text": value}).text}}
     if operator == FilterOperator.NE:
         return {key: {"$nin": qv.validated_except([value])}}

@@ -10,6 +10,7 @@ from types import MappingProxyType
 from typing import Literal
 
 from placeborag_core.backends import ColumnRule, NativeFilter, PayloadLayout
+from placeborag_core.backends.milvus import Schema
 from placeborag_core.store import Where
 from placeborag_llamaindex.filters import SqlFilters, Translator
 
@@ -119,6 +120,10 @@ class IntegrationFacts:
             plain LanceDB search stops at 10).
         default_metric: the engine metric when the store names none (None: the profile's;
             ``MilvusVectorStore``'s ``similarity_metric`` defaults to IP).
+        expression_schema: the typed fields of the integration's collection, which its filter
+            expression strings are read against (``MilvusVectorStore``: ``id``, ``doc_id`` and
+            ``text`` are VARCHAR fields, so the engine rejects a number or an array function on
+            them; every other key is in the dynamic JSON field); None: the profile's schema.
         evidence: (fact, where it is documented) pairs.
     """
 
@@ -170,6 +175,7 @@ class IntegrationFacts:
     get_nodes_sql: Callable[[list[str]], str] | None = None
     get_nodes_limit_default: int | None = None
     default_metric: str | None = None
+    expression_schema: Schema | None = None
     evidence: tuple[tuple[str, str], ...] = ()
 
     def __post_init__(self) -> None:

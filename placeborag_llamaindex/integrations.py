@@ -60,7 +60,7 @@ from placeborag_core.backends.lancedb import (
     read_lancedb_delete_where,
     read_lancedb_plain_where,
 )
-from placeborag_core.backends.milvus import MilvusParamError
+from placeborag_core.backends.milvus import MilvusParamError, Schema
 from placeborag_llamaindex.filters import (
     chroma_where,
     default_where,
@@ -239,10 +239,15 @@ _MILVUS = IntegrationFacts(
         }
     ),
     ids_filter_key="id",
+    # _add_fields_to_schema: id (primary key), doc_id and text are VARCHAR fields
+    expression_schema=Schema(
+        id_field="id", id_type="varchar", text_field="text", fields={"doc_id": "varchar"}
+    ),
     evidence=(
         ("score", f"{DOC}#li-milvus-score (the engine's number: similarity, or squared L2)"),
         ("metric", f"{DOC}#li-milvus-default-metric-ip"),
         ("filters", f"{DOC}#li-milvus-filters; the engine's rules: docs/engines/milvus.md"),
+        ("typed columns", f"{_NEW}#li-milvus-filter-doc-id-typed, #li-milvus-filter-text-typed"),
         ("add", f"{DOC}#li-milvus-existing-id (Milvus keeps both copies: a divergence)"),
         (
             "mmr",

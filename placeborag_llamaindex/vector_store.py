@@ -44,6 +44,7 @@ from placeborag_llamaindex.persistence_methods import PersistenceMethods
 from placeborag_llamaindex.query_options import QueryOptions
 from placeborag_llamaindex.restrictions import FirstKeys, Restrictions
 from placeborag_llamaindex.search import Search
+from placeborag_llamaindex.typed_columns import typed_profile
 from placeborag_llamaindex.writes import Writes
 
 __all__ = ["PlaceboVectorStore"]
@@ -137,6 +138,9 @@ class PlaceboVectorStore(PersistenceMethods, EngineOnlyMethods, BasePydanticVect
             profile = dataclasses.replace(
                 PROFILES[self.profile], columns=integration.profile_columns
             )
+        if integration.expression_schema is not None:  # the integration's typed columns
+            base = PROFILES[profile] if isinstance(profile, str) else profile
+            profile = typed_profile(base, integration.expression_schema)
         store = FakeVectorStore(
             embedder=core_embedder,
             profile=profile,

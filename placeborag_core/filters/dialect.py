@@ -100,8 +100,9 @@ class FilterDialect:
     record lacking the key. ``numeric_equality``: ``"numeric"`` makes ``1 == 1.0``; ``"int_exact"``
     makes an int operand match int values only (a float operand still matches any equal number).
     ``list_values``: ``"whole"`` compares a list value as one value; ``"any_element"`` lets
-    equality, ``$in``, bounds and exclusions look at each element. ``text_match``: ``"substring"``
-    or ``"tokens"`` (every lower-cased word of the operand is a word of the value).
+    equality, ``$in``, bounds, exclusions and text matches look at each element.
+    ``text_match``: ``"substring"`` or ``"tokens"`` (every lower-cased word of the operand is a
+    word of the value).
     ``empty_values``: what ``$is_empty`` treats as empty besides a missing key, None and ``[]``.
     ``match_operands``: ``"str_or_int"`` restricts the operands of ``$in``, ``$nin`` and ``$ne`` to
     all-str or all-int (Qdrant's MatchAny/MatchExcept). ``bool_bounds``: a bool bound counts as 0/1

@@ -132,6 +132,8 @@ class FieldTest(Predicate):
         return all(any(scalar_eq(item, op, self.dialect) for item in value) for op in self.operand)
 
     def _text(self, value: Any, fold: bool) -> bool:
+        if isinstance(value, list) and self.dialect.list_values == "any_element":
+            return any(self._text(item, fold) for item in value if isinstance(item, str))
         if not isinstance(value, str):
             return False
         if self.dialect.text_match == "tokens":

@@ -164,3 +164,26 @@ def test_a_key_that_is_not_a_str_raises_filter_error() -> None:
 
     with pytest.raises(FilterError, match="key must be a str, got 3"):
         nested(qfilter(must=[field(3, match=value(1))]))  # type: ignore[arg-type]
+
+
+def _records(metas: dict[str, dict[str, Any]]) -> FakeVectorStore:
+    store = FakeVectorStore(profile="qdrant")
+    store.upsert_many([(i, None, m, [1.0, float(i)]) for i, m in metas.items()])
+    return store
+
+
+def test_range_without_bounds_matches_every_number_and_nothing_else() -> None:
+    # qdrant-filter-range-unbounded: the probe's records, n = 1, 5, 10, "5", 2.5, 1.0, none
+    store = _records(
+        {"1": {"n": 1}, "2": {"n": 5}, "3": {"n": 10}, "4": {}, "6": {"n": "5"}, "7": {"n": 2.5}}
+        | {"8": {"n": 1.0, "flag": True}, "9": {"flag": False}}
+    )
+    bounds = SimpleNamespace(gt=None, gte=None, lt=None, lte=None)
+    read = read_qdrant_filter(qfilter(must=[field("n", range=bounds)]), PAYLOAD)
+    assert sorted((r.id for r in store.select(read.where)), key=int) == ["1", "2", "3", "7", "8"]
+
+
+def test_text_match_reads_each_str_element_of_a_list() -> None:
+    # qdrant-filter-text-array: MatchText "Y" finds ["x", "y"]
+    store = _records({"10": {"tags": ["x", "y"]}, "11": {"tags": []}, "12": {"tags": "y z"}})
+    assert sorted(r.id for r in store.select({"tags": {"$text_match": "Y"}})) == ["10", "12"]

@@ -224,3 +224,43 @@ def test_rejection_happens_before_anything_is_read():
 
     with pytest.raises(RetrievalTimeout):
         retrieve_letters(index)
+
+
+SHAPES = {
+    "a": {"n": 1, "tags": ["red", "Blue sky"]},
+    "b": {"n": 2.5, "tags": ["green"]},
+    "c": {"n": "3", "tags": "red"},
+    "d": {"n": True, "tags": []},
+    "e": {"n": [4, "x"], "tags": [1, "red wine"]},
+    "f": {"n": None, "tags": [["red"]]},
+}
+"""The metadata of li_qdrant_integration.py's value-shape facts."""
+
+
+@pytest.fixture(scope="module")
+def qdrant_shapes():
+    return build_index(PlaceboVectorStore(profile="qdrant"), make_nodes(SHAPES))
+
+
+@pytest.mark.parametrize("operator", [OP.GT, OP.GTE, OP.LT, OP.LTE])
+def test_qdrant_range_without_a_value_matches_every_number(qdrant_shapes, operator):
+    # li-qdrant-filter-range-none: Range(gt=None) has no bound; bools, strings and None do not
+    # match, a list holding a number does
+    assert sorted(retrieve_letters(qdrant_shapes, group(mf("n", None, operator)))) == list("abe")
+    negated = group(mf("n", None, operator), condition=NOT)
+    assert sorted(retrieve_letters(qdrant_shapes, negated)) == list("cdf")
+
+
+@pytest.mark.parametrize("operator", [OP.TEXT_MATCH, OP.TEXT_MATCH_INSENSITIVE])
+@pytest.mark.parametrize(
+    ("text", "expected"), [("red", "ace"), ("RED", "ace"), ("sky blue", "a"), ("1", "")]
+)
+def test_qdrant_text_match_reads_the_str_elements_of_a_list(
+    qdrant_shapes, operator, text, expected
+):
+    # li-qdrant-filter-text-match-list: one str element must hold every word; an int element
+    # or a nested list never matches
+    got = retrieve_letters(qdrant_shapes, group(mf("tags", text, operator)))
+    assert sorted(got) == list(expected)
+    negated = retrieve_letters(qdrant_shapes, group(mf("tags", text, operator), condition=NOT))
+    assert sorted(negated) == sorted(set("abcdef") - set(expected))

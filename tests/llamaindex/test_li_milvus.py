@@ -127,3 +127,49 @@ def test_delete_nodes_without_a_condition_raises_the_engine_error(node_ids: Any)
         "str)>"
     )
     assert left(s) == "abcdef"
+
+
+def query_ids(s: PlaceboVectorStore, filters: MetadataFilters, **kwargs: Any) -> str:
+    res = s.query(VectorStoreQuery(query_embedding=UNIT["a"], similarity_top_k=6,
+                                   filters=filters, **kwargs))  # fmt: skip
+    return "".join(sorted(res.ids or []))
+
+
+def invalid(expr: str) -> str:
+    return f"<MilvusException: (code=1100, message=Invalid expr: {expr}: invalid parameter)>"
+
+
+@pytest.mark.parametrize(
+    ("filters", "expr"),
+    [
+        (one("doc_id", 1), "doc_id == 1"),
+        (one("doc_id", 1.5, FilterOperator.GT), "doc_id > 1.5"),
+        (one("doc_id", 1, FilterOperator.NE), "doc_id != 1"),
+        (one("doc_id", ["x"], FilterOperator.ANY), "array_contains_any(doc_id, ['x'])"),
+        (one("doc_id", ["x"], FilterOperator.ALL), "array_contains_all(doc_id, ['x'])"),
+        (one("doc_id", "x", FilterOperator.CONTAINS), "array_contains(doc_id, 'x')"),
+        (one("doc_id", None, FilterOperator.IS_EMPTY), "array_length(doc_id) == 0"),
+        (one("text", 1), "text == 1"),
+        (one("text", None, FilterOperator.IS_EMPTY), "array_length(text) == 0"),
+    ],
+)
+def test_doc_id_and_text_are_varchar_fields_the_engine_type_checks(filters, expr) -> None:
+    # li-milvus-filter-doc-id-typed, li-milvus-filter-text-typed
+    s = store()
+    for call in (lambda: query_ids(s, filters), lambda: query_ids(s, filters, doc_ids=["x"])):
+        with pytest.raises(MilvusError) as raised:
+            call()
+        assert str(raised.value) == invalid(expr)
+
+
+def test_doc_id_in_a_list_of_ints_fails_when_run() -> None:
+    # li-milvus-filter-doc-id-typed: the parser takes it, the segment's assertion does not
+    with pytest.raises(MilvusError, match=r"code=2000, message=Operator::GetOutput failed"):
+        query_ids(store(), one("doc_id", [1, 2], FilterOperator.IN))
+
+
+def test_the_text_key_names_the_node_text() -> None:
+    # li-milvus-filter-text-typed
+    s = store()
+    assert query_ids(s, one("text", "a", FilterOperator.TEXT_MATCH)) == "a"
+    assert query_ids(s, one("text", "b")) == "b"

@@ -18,6 +18,7 @@ being ignored. Facts: ``docs/engines/qdrant.md#filters``.
 from __future__ import annotations
 
 import itertools
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -209,7 +210,8 @@ class _Reader:
         }
         if key is None:
             return NEVER
-        return {key: bounds} if bounds else {key: {"$exists": True}}
+        # Range() without bounds: any number (qdrant-filter-range-unbounded), not any value
+        return {key: bounds} if bounds else {key: {"$gte": -math.inf}}
 
     def field_condition(self, cond: Any) -> Any:
         target = self.key(cond.key)

@@ -136,6 +136,54 @@ def scores_and_filters(store: Any) -> None:
     for fact, (filters, expected) in cases.items():
         got = run(filters)
         facts.check(fact, got == expected, got)
+    typed_columns(run)
+
+
+def invalid(expr: str, code: int = 1100) -> str:
+    """The message pymilvus raises for an expression the engine rejects."""
+    if code == 1100:
+        return f"<MilvusException: (code=1100, message=Invalid expr: {expr}: invalid parameter)>"
+    return f"<MilvusException: (code={code}, message="
+
+
+def typed_columns(run: Any) -> None:
+    """``doc_id`` and ``text`` are VARCHAR fields of the collection (``_add_fields_to_schema``),
+    not keys of the dynamic JSON field: the engine type-checks expressions on them."""
+    doc_id = {
+        "doc_id == 1": run(one("doc_id", 1)),
+        "doc_id > 1.5": run(one("doc_id", 1.5, Op.GT)),
+        "doc_id != 1": run(one("doc_id", 1, Op.NE)),
+        "array_contains_any(doc_id, ['x'])": run(one("doc_id", ["x"], Op.ANY)),
+        "array_contains_all(doc_id, ['x'])": run(one("doc_id", ["x"], Op.ALL)),
+        "array_contains(doc_id, 'x')": run(one("doc_id", "x", Op.CONTAINS)),
+        "array_length(doc_id) == 0": run(one("doc_id", None, Op.IS_EMPTY)),
+    }
+    in_ints = run(one("doc_id", [1, 2], Op.IN))
+    facts.check(
+        "li-milvus-filter-doc-id-typed",
+        all(got == ("MilvusException", invalid(expr)) for expr, got in doc_id.items())
+        and in_ints[0] == "MilvusException"
+        and in_ints[1].startswith(invalid("", 2000))
+        and "Assert" in in_ints[1],
+        f"doc_id is VARCHAR: {doc_id}; doc_id in [1, 2]: {in_ints[1][:120]}",
+    )
+    text = {
+        "like": run(one("text", "a", Op.TEXT_MATCH)),
+        "== 'b'": run(one("text", "b")),
+        "== 1": run(one("text", 1)),
+        "is_empty": run(one("text", None, Op.IS_EMPTY)),
+    }
+    facts.check(
+        "li-milvus-filter-text-typed",
+        text
+        == {
+            "like": "a",
+            "== 'b'": "b",
+            "== 1": ("MilvusException", invalid("text == 1")),
+            "is_empty": ("MilvusException", invalid("array_length(text) == 0")),
+        },
+        f"the key text names the node text (a VARCHAR field): {text}",
+    )
 
 
 def writes(vs: MilvusVectorStore) -> None:

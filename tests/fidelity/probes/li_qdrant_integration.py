@@ -18,6 +18,16 @@ from _llamaindex import filters, index_over, node_id, nodes, retrieve, texts
 from _probe import Facts, raised
 from _table import DOCS
 
+SHAPES = [
+    {"n": 1, "tags": ["red", "Blue sky"]},
+    {"n": 2.5, "tags": ["green"]},
+    {"n": "3", "tags": "red"},
+    {"n": True, "tags": []},
+    {"n": [4, "x"], "tags": [1, "red wine"]},
+    {"n": None, "tags": [["red"]]},
+]
+"""Metadata of a..f for the value-shape filters: numbers, a numeric string, a bool, None, lists."""
+
 
 def main() -> None:
     facts = Facts(
@@ -186,6 +196,41 @@ def main() -> None:
         "li-qdrant-filter-nested",
         nested_ok == ["a", "d"] and empty_nested == ["e", "f"],
         "nested groups work; an empty nested group is dropped",
+    )
+    shapes = index_over(store(), nodes(DOCS, metadata=SHAPES))
+
+    def shaped(key, op, value, condition="and") -> list[str]:
+        return texts(shapes, filters=filters((key, op, value), condition=condition))
+
+    unbounded = {op: shaped("n", op, None) for op in (">", ">=", "<", "<=")}
+    unbounded["not >"] = shaped("n", ">", None, condition="not")
+    numbers = {op: ["a", "b", "e"] for op in (">", ">=", "<", "<=")}
+    facts.check(
+        "li-qdrant-filter-range-none",
+        unbounded == {**numbers, "not >": ["c", "d", "f"]},
+        "GT/GTE/LT/LTE with value None: Range without a bound, every numeric value (1, 2.5, a "
+        f"list holding 4), not '3', True or None: {unbounded}",
+    )
+    words = {
+        f"{op} {value}": shaped("tags", op, value)
+        for op in ("text_match", "text_match_insensitive")
+        for value in ("red", "RED", "sky blue", "1")
+    }
+    facts.check(
+        "li-qdrant-filter-text-match-list",
+        words
+        == {
+            f"{op} {value}": expected
+            for op in ("text_match", "text_match_insensitive")
+            for value, expected in (
+                ("red", ["a", "c", "e"]),
+                ("RED", ["a", "c", "e"]),
+                ("sky blue", ["a"]),
+                ("1", []),
+            )
+        },
+        "TEXT_MATCH(_INSENSITIVE) on a list value: any str element holding every word (not an "
+        f"int element, not a nested list): {words}",
     )
     facts.check(
         "li-qdrant-doc-ids",

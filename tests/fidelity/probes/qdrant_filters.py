@@ -201,6 +201,12 @@ def main() -> None:
         "MatchText: every word of the text is a word of the value, case-insensitively",
     )
     check(
+        "qdrant-filter-text-array",
+        must(FC(key="tags", match=models.MatchText(text="Y"))),
+        {10},
+        "MatchText on an array: a word match against any str element",
+    )
+    check(
         "qdrant-filter-no-condition",
         must(FC.model_construct(key="color")),
         set(),
