@@ -17,6 +17,14 @@ class Record:
     metadata: dict[str, Any] = field(default_factory=dict)
     vector: tuple[float, ...] | None = None
 
+    def __repr__(self) -> str:
+        """The fields, with the vector as its length: 384 floats would drown a test report."""
+        vector = "None" if self.vector is None else f"<{len(self.vector)} floats>"
+        return (
+            f"Record(id={self.id!r}, text={self.text!r}, metadata={self.metadata!r}, "
+            f"vector={vector})"
+        )
+
 
 @dataclass(frozen=True)
 class Match:

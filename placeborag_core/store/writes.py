@@ -9,7 +9,7 @@ every write of a batch before any of them changes anything.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any, Literal, cast
 
 from placeborag_core.backends import Profile
@@ -39,6 +39,18 @@ class WriteBatch:
                 "dropped, if the block raised), and a write added now would never be applied; "
                 "open a new batch"
             )
+
+    def upsert(
+        self,
+        id: str,
+        text: str | None,
+        metadata: Mapping[str, Any] | None = None,
+        *,
+        vector: Any = None,
+        namespace: str = "",
+    ) -> None:
+        """Add an upsert of one record (as ``FakeVectorStore.upsert`` takes it)."""
+        self.upsert_many([(id, text, metadata, vector)], namespace=namespace)
 
     def upsert_many(self, records: Iterable[Any], *, namespace: str = "") -> None:
         """Add an upsert of ``records`` (as ``FakeVectorStore.upsert_many`` takes them)."""

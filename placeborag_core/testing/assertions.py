@@ -281,6 +281,9 @@ class _Report:
         culprit = self._culprit()
         if culprit is None or not self.matches or not isinstance(self.query, str):
             return []
+        trace = self.traces.get(culprit)
+        if culprit not in self.rank_of and (trace is None or trace.status != "ranked"):
+            return []  # missing for a reason other than its score: nothing ranks above it
         if self.ordered and culprit in self.rank_of:
             rival = self.matches[self.ids.index(culprit)]
         else:

@@ -105,6 +105,7 @@ def test_a_filtered_out_id_shows_the_filter_and_its_metadata() -> None:
         "  'en-1': missing: filtered out by where={'lang': 'hu'} (its metadata: {'lang': 'en'})"
         in (message)
     )
+    assert "ranks above" not in message
 
 
 def test_post_filtering_cut_is_named() -> None:
@@ -137,6 +138,7 @@ def test_an_id_lost_to_recall_is_named() -> None:
         "never sees it"
     ) in message
     assert "recall 0.4" in message.splitlines()[1]
+    assert "ranks above" not in message  # not out-ranked: no explain() block claims it was
 
 
 def test_a_pending_write_is_named() -> None:

@@ -382,3 +382,21 @@ def test_a_namespace_name_must_be_valid_unicode() -> None:
     with pytest.raises(ValueError, match="namespace is not valid Unicode"):
         seed_store(store, [Document("d", "text")], namespace="\udfff")
     assert store.namespaces() == []
+
+
+def test_a_batch_upserts_one_record_as_the_store_does() -> None:
+    store = FakeVectorStore(embedder=FakeEmbedder(dimensions=16))
+    with store.batch() as batch:
+        batch.upsert("a", "refund policy", {"lang": "en"})
+        batch.upsert("b", None, vector=[1.0] * 16, namespace="other")
+    assert store.get("a").metadata == {"lang": "en"}  # type: ignore[union-attr]
+    assert store.get("b", namespace="other").vector == (1.0,) * 16  # type: ignore[union-attr]
+
+
+def test_a_record_repr_shows_the_vector_as_its_length() -> None:
+    store = FakeVectorStore()
+    store.upsert("a", "refund policy", {"k": 1})
+    assert repr(store.get("a")) == (
+        "Record(id='a', text='refund policy', metadata={'k': 1}, vector=<384 floats>)"
+    )
+    assert repr(Record("b", None)) == "Record(id='b', text=None, metadata={}, vector=None)"
