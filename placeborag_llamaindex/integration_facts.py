@@ -14,10 +14,46 @@ from placeborag_core.backends.milvus import Schema
 from placeborag_core.store import Where
 from placeborag_llamaindex.filters import SqlFilters, Translator
 
-__all__ = ["CALL_SHAPES", "IntegrationFacts", "same_score"]
+__all__ = ["CALLS_AFTER_CLEAR", "CALL_SHAPES", "DroppedByClear", "IntegrationFacts", "same_score"]
 
 CALL_SHAPES = ("get_nodes()", "get_nodes(ids, filters)", "get_nodes([])", "delete_nodes(nothing)")
 """The keys of ``IntegrationFacts.call_errors``."""
+
+CALLS_AFTER_CLEAR = (
+    "query(embedding)",
+    "query(no embedding)",
+    "get_nodes(ids)",
+    "get_nodes(filters)",
+    "delete_nodes",
+    "delete",
+    "add",
+)
+"""The keys of ``DroppedByClear.errors``: a query with or without embedding, ``get_nodes`` of
+a non-empty id list or else by filters, ``delete_nodes``, ``delete`` and a non-empty ``add``."""
+
+
+@dataclass(frozen=True)
+class DroppedByClear:
+    """What an integration whose ``clear()`` drops the engine's collection raises afterwards:
+    every later call fails until a new store object is built, and ``clear()`` again is silent
+    (``MilvusVectorStore``).
+
+    Attributes:
+        errors: by call (the keys ``CALLS_AFTER_CLEAR``), a builder of the exception it raises.
+        passes: whether an error the call raises on the empty store still surfaces first (a
+            check the client makes before the engine looks for the collection); any other
+            error, and a call that succeeds, give way to the call's ``errors`` entry.
+    """
+
+    errors: Mapping[str, Callable[[], Exception]]
+    passes: Callable[[BaseException], bool]
+
+    def __post_init__(self) -> None:
+        if set(self.errors) != set(CALLS_AFTER_CLEAR):
+            raise ValueError(
+                f"DroppedByClear.errors needs exactly the keys {list(CALLS_AFTER_CLEAR)}, got "
+                f"{sorted(self.errors)}"
+            )
 
 
 def same_score(score: float) -> float:
@@ -124,6 +160,8 @@ class IntegrationFacts:
             expression strings are read against (``MilvusVectorStore``: ``id``, ``doc_id`` and
             ``text`` are VARCHAR fields, so the engine rejects a number or an array function on
             them; every other key is in the dynamic JSON field); None: the profile's schema.
+        dropped_by_clear: what the calls after ``clear()`` raise when the real ``clear()``
+            drops the engine's collection (None: the store stays usable, emptied).
         evidence: (fact, where it is documented) pairs.
     """
 
@@ -176,6 +214,7 @@ class IntegrationFacts:
     get_nodes_limit_default: int | None = None
     default_metric: str | None = None
     expression_schema: Schema | None = None
+    dropped_by_clear: DroppedByClear | None = None
     evidence: tuple[tuple[str, str], ...] = ()
 
     def __post_init__(self) -> None:

@@ -60,7 +60,7 @@ from placeborag_core.backends.lancedb import (
     read_lancedb_delete_where,
     read_lancedb_plain_where,
 )
-from placeborag_core.backends.milvus import MilvusParamError, Schema
+from placeborag_core.backends.milvus import MilvusError, MilvusParamError, Schema
 from placeborag_llamaindex.filters import (
     chroma_where,
     default_where,
@@ -69,7 +69,7 @@ from placeborag_llamaindex.filters import (
     no_filters,
     qdrant_where,
 )
-from placeborag_llamaindex.integration_facts import IntegrationFacts, same_score
+from placeborag_llamaindex.integration_facts import DroppedByClear, IntegrationFacts, same_score
 from placeborag_llamaindex.nodes import node_record_id
 from placeborag_llamaindex.pgvector_filters import pgvector_where, pgvector_where_with_ids
 
@@ -200,6 +200,52 @@ _QDRANT = IntegrationFacts(
     ),
 )
 
+MILVUS_COLLECTION = "llamacollection"
+"""``MilvusVectorStore``'s default ``collection_name``: the name the engine's messages show."""
+
+
+def _milvus_error(message: str, kind: str = "MilvusException") -> MilvusError:
+    """pymilvus's ``<kind>: (code=100, message=...)``: the collection is not found (code 100)."""
+    error = MilvusError(100, message)
+    error.kind = kind
+    return error
+
+
+def _milvus_client_check(error: BaseException) -> bool:
+    """An error the client raises before it asks the engine (not a ``MilvusError`` at all, or
+    pymilvus's ``ParamError``/``DataNotMatchException``, code 1)."""
+    return not isinstance(error, MilvusError) or error.code == 1
+
+
+_NOT_FOUND = functools.partial(_milvus_error, "collection not found")
+
+_MILVUS_DROPPED = DroppedByClear(
+    errors=MappingProxyType(
+        {
+            "query(embedding)": functools.partial(
+                _milvus_error,
+                f"Can not find {MILVUS_COLLECTION}'s schema: collection not found",
+            ),
+            "query(no embedding)": functools.partial(
+                MilvusParamError, "`search_data` value [None] is illegal"
+            ),
+            "get_nodes(ids)": functools.partial(
+                _milvus_error, "collection not found", "DescribeCollectionException"
+            ),
+            "get_nodes(filters)": _NOT_FOUND,
+            "delete_nodes": _NOT_FOUND,
+            "delete": _NOT_FOUND,
+            "add": functools.partial(
+                _milvus_error, "collection not found", "DescribeCollectionException"
+            ),
+        }
+    ),
+    passes=_milvus_client_check,
+)
+"""``MilvusVectorStore.clear()`` drops the collection; every later call fails until a new
+store object is built (``new_integrations.md#li-milvus-clear-drops-the-collection`` and the
+``li-milvus-after-clear-*`` facts)."""
+
 _MILVUS = IntegrationFacts(
     profile="milvus",
     integration="llama_index.vector_stores.milvus.MilvusVectorStore",
@@ -243,6 +289,7 @@ _MILVUS = IntegrationFacts(
     expression_schema=Schema(
         id_field="id", id_type="varchar", text_field="text", fields={"doc_id": "varchar"}
     ),
+    dropped_by_clear=_MILVUS_DROPPED,
     evidence=(
         ("score", f"{DOC}#li-milvus-score (the engine's number: similarity, or squared L2)"),
         ("metric", f"{DOC}#li-milvus-default-metric-ip"),
@@ -265,6 +312,14 @@ _MILVUS = IntegrationFacts(
             (
                 f"{_NEW}#li-milvus-delete-nodes-ids-or-filters-union, -ids-and-filters-both, "
                 "-empty-ids-raises, -no-arguments-raises"
+            ),
+        ),
+        (
+            "clear",
+            (
+                f"{_NEW}#li-milvus-clear-drops-the-collection, li-milvus-after-clear-query, "
+                "-query-no-embedding, -get-nodes-ids, -get-nodes-filters, -delete-nodes, -delete, "
+                "-add, -clear-again"
             ),
         ),
     ),

@@ -19,8 +19,8 @@ has is refused by its base :class:`~placeborag_llamaindex.engine_only_methods.En
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
-from typing import Any, Literal
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Literal, TypeVar
 
 from llama_index.core.schema import BaseNode
 from llama_index.core.vector_stores.types import (
@@ -48,6 +48,8 @@ from placeborag_llamaindex.typed_columns import typed_profile
 from placeborag_llamaindex.writes import Writes
 
 __all__ = ["PlaceboVectorStore"]
+
+_T = TypeVar("_T")
 
 
 def _reject_kwargs(method: str, kwargs: dict[str, Any]) -> None:
@@ -99,6 +101,7 @@ class PlaceboVectorStore(PersistenceMethods, EngineOnlyMethods, BasePydanticVect
     _restrictions: Restrictions = PrivateAttr()
     _search: Search = PrivateAttr()
     _writes: Writes = PrivateAttr()
+    _dropped: bool = PrivateAttr(default=False)
 
     def __init__(
         self, *, embedder: FakeEmbedder | PlaceboEmbedding | None = None, **data: Any
@@ -164,6 +167,21 @@ class PlaceboVectorStore(PersistenceMethods, EngineOnlyMethods, BasePydanticVect
         )
         self._search = Search(store, self.namespace, integration)
         self._writes = Writes(store, self.namespace, integration, codec, first_keys)
+
+    def _after_clear(self, call: str, run: Callable[[], _T]) -> _T:
+        """``run()``, unless ``clear()`` dropped the real store's collection
+        (``IntegrationFacts.dropped_by_clear``): then ``run`` (which must not write) is tried
+        on the emptied store only for the errors that surface before the engine looks for the
+        collection, and otherwise ``call`` raises what the real store raises."""
+        dropped = self._facts.dropped_by_clear
+        if dropped is None or not self._dropped:
+            return run()
+        try:
+            run()
+        except Exception as error:
+            if dropped.passes(error):
+                raise
+        raise dropped.errors[call]() from None
 
     def _refuse(self, method: str) -> None:
         """Raise what the real integration raises for a method it does not implement."""
@@ -231,7 +249,10 @@ class PlaceboVectorStore(PersistenceMethods, EngineOnlyMethods, BasePydanticVect
     def add(self, nodes: Sequence[BaseNode], **add_kwargs: Any) -> list[str]:
         """Store nodes that carry embeddings, all or nothing; returns their node ids, in order."""
         _reject_kwargs("add", add_kwargs)
-        return self._writes.add(inputs.nodes(nodes))
+        checked = inputs.nodes(nodes)
+        if checked:
+            self._after_clear("add", lambda: None)
+        return self._writes.add(checked)
 
     async def async_add(self, nodes: Sequence[BaseNode], **add_kwargs: Any) -> list[str]:
         return self.add(nodes, **add_kwargs)
@@ -240,7 +261,9 @@ class PlaceboVectorStore(PersistenceMethods, EngineOnlyMethods, BasePydanticVect
         """Delete every node whose source document is ``ref_doc_id`` (unknown: no-op)."""
         _reject_kwargs("delete", delete_kwargs)
         self._refuse("delete")
-        self._writes.delete(*self._restrictions.of_delete(inputs.text(ref_doc_id, "ref_doc_id")))
+        restriction = self._restrictions.of_delete(inputs.text(ref_doc_id, "ref_doc_id"))
+        self._after_clear("delete", lambda: None)
+        self._writes.delete(*restriction)
 
     async def adelete(self, ref_doc_id: str, **delete_kwargs: Any) -> None:
         self.delete(ref_doc_id, **delete_kwargs)
@@ -257,7 +280,9 @@ class PlaceboVectorStore(PersistenceMethods, EngineOnlyMethods, BasePydanticVect
         self._refuse("delete_nodes")
         node_ids = inputs.node_ids(node_ids, "node_ids")
         filters = inputs.filters(filters)
-        restriction = self._restrictions.of_delete_nodes(node_ids, filters)
+        restriction = self._after_clear(
+            "delete_nodes", lambda: self._restrictions.of_delete_nodes(node_ids, filters)
+        )
         if restriction is not None:
             self._writes.delete(*restriction)
 
@@ -270,9 +295,14 @@ class PlaceboVectorStore(PersistenceMethods, EngineOnlyMethods, BasePydanticVect
         self.delete_nodes(node_ids, filters, **delete_kwargs)
 
     def clear(self) -> None:
-        """Delete every node of this store's namespace."""
+        """Delete every node of this store's namespace.
+
+        An integration whose ``clear()`` drops the collection then fails every later call
+        (``IntegrationFacts.dropped_by_clear``)."""
         self._refuse("clear")
         self._writes.clear()
+        if self._facts.dropped_by_clear is not None:
+            self._dropped = True
 
     async def aclear(self) -> None:
         self.clear()
@@ -293,7 +323,10 @@ class PlaceboVectorStore(PersistenceMethods, EngineOnlyMethods, BasePydanticVect
         limit = self._get_nodes_limit(kwargs) or self._facts.get_nodes_limit_default
         node_ids = inputs.node_ids(node_ids, "node_ids")
         filters = inputs.filters(filters)
-        where, ids = self._restrictions.of_get_nodes(node_ids, filters)
+        call = "get_nodes(ids)" if node_ids else "get_nodes(filters)"
+        where, ids = self._after_clear(
+            call, lambda: self._restrictions.of_get_nodes(node_ids, filters)
+        )
         if limit is not None and ids is not None:
             limit = min(limit, len(ids))
         records = self._search.select(where, ids, limit=limit)
@@ -343,6 +376,10 @@ class PlaceboVectorStore(PersistenceMethods, EngineOnlyMethods, BasePydanticVect
         need a sparse index or a learner raise ``NotImplementedError`` naming them.
         """
         query = inputs.query(query)
+        call = "query(embedding)" if query.query_embedding else "query(no embedding)"
+        return self._after_clear(call, lambda: self._query(query, kwargs))
+
+    def _query(self, query: VectorStoreQuery, kwargs: dict[str, Any]) -> VectorStoreQueryResult:
         options = QueryOptions.parse(kwargs, query, self._facts)
         where, ids = self._restrictions.of_query(query, options)
         k = query.similarity_top_k

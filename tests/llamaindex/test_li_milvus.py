@@ -173,3 +173,92 @@ def test_the_text_key_names_the_node_text() -> None:
     s = store()
     assert query_ids(s, one("text", "a", FilterOperator.TEXT_MATCH)) == "a"
     assert query_ids(s, one("text", "b")) == "b"
+
+
+# -- after clear(): MilvusVectorStore.clear() drops the collection (li-milvus-after-clear-*) --
+
+NOT_FOUND = "<MilvusException: (code=100, message=collection not found)>"
+DESCRIBE = "<DescribeCollectionException: (code=100, message=collection not found)>"
+SCHEMA = (
+    "<MilvusException: (code=100, message=Can not find llamacollection's schema: "
+    "collection not found)>"
+)
+
+
+def cleared() -> PlaceboVectorStore:
+    s = store()
+    s.clear()
+    return s
+
+
+def search(s: PlaceboVectorStore, embedding: list[float] | None, **kwargs: Any) -> Any:
+    return s.query(VectorStoreQuery(query_embedding=embedding, similarity_top_k=3, **kwargs))
+
+
+@pytest.mark.parametrize(
+    ("call", "code", "text"),
+    [
+        (lambda s: search(s, UNIT["a"]), 100, SCHEMA),
+        (lambda s: search(s, UNIT["a"], mode="mmr"), 100, SCHEMA),
+        (lambda s: search(s, UNIT["a"], filters=one("doc_id", 1)), 100, SCHEMA),
+        (lambda s: search(s, [1.0, 0.0]), 100, SCHEMA),
+        (lambda s: search(s, None),
+         1, "<ParamError: (code=1, message=`search_data` value [None] is illegal)>"),
+        (lambda s: s.get_nodes(["a"]), 100, DESCRIBE),
+        (lambda s: s.get_nodes(filters=one("n", 0, FilterOperator.GT)), 100, NOT_FOUND),
+        (lambda s: s.get_nodes([]), 100, NOT_FOUND),
+        (lambda s: s.delete_nodes(["a"]), 100, NOT_FOUND),
+        (lambda s: s.delete("x"), 100, NOT_FOUND),
+        (lambda s: s.add([TextNode(id_="z", text="z", embedding=UNIT["a"])]), 100, DESCRIBE),
+    ],
+    ids=["query", "query-mmr", "query-bad-filter", "query-other-width", "query-no-embedding",
+         "get-nodes-ids", "get-nodes-filters", "get-nodes-empty-ids", "delete-nodes", "delete",
+         "add"],
+)  # fmt: skip
+def test_every_call_after_clear_raises_the_engine_error(call: Any, code: int, text: str) -> None:
+    s = cleared()
+    with pytest.raises(MilvusError) as caught:
+        call(s)
+    assert (caught.value.code, str(caught.value)) == (code, text)
+
+
+def test_the_store_stays_dead_after_clear() -> None:
+    s = cleared()
+    with pytest.raises(MilvusError):
+        s.add([TextNode(id_="z", text="z", embedding=UNIT["a"])])
+    s.clear()  # li-milvus-after-clear-clear-again: silent
+    assert s.add([]) == []
+    for call in (lambda: search(s, UNIT["a"]), lambda: s.get_nodes(["z"])):
+        with pytest.raises(MilvusError, match="collection not found"):
+            call()
+    assert s.core_store.count("") == 0
+
+
+def test_async_calls_after_clear_raise_too() -> None:
+    import asyncio
+
+    s = store()
+    asyncio.run(s.aclear())
+    with pytest.raises(MilvusError, match="Can not find llamacollection's schema"):
+        asyncio.run(s.aquery(VectorStoreQuery(query_embedding=UNIT["a"], similarity_top_k=1)))
+
+
+def test_the_clients_own_checks_still_come_first_after_clear() -> None:
+    s = cleared()
+    with pytest.raises(ValueError, match="Either node_ids or filters must be provided"):
+        s.get_nodes()
+    with pytest.raises(MilvusError, match="Illegal str variables") as caught:
+        s.delete_nodes()
+    assert caught.value.code == 1
+    with pytest.raises(MilvusError, match="`limit` value 0 is illegal"):
+        s.query(VectorStoreQuery(query_embedding=UNIT["a"], similarity_top_k=0))
+    with pytest.raises(ValueError, match="TEXT_MATCH_INSENSITIVE"):
+        search(s, UNIT["a"], filters=one("color", "x", FilterOperator.TEXT_MATCH_INSENSITIVE))
+
+
+def test_a_store_whose_clear_keeps_the_collection_stays_usable() -> None:
+    s = PlaceboVectorStore(profile="default")
+    s.add([TextNode(id_="a", text="a", embedding=UNIT["a"])])
+    s.clear()
+    assert s.add([TextNode(id_="b", text="b", embedding=UNIT["b"])]) == ["b"]
+    assert search(s, UNIT["b"]).ids == ["b"]

@@ -357,6 +357,46 @@ def node_calls(store: Any) -> None:
         got[0] is not None and got[0].__name__ == "MilvusException",
         got,
     )
+    after_clear(vs)
+
+
+def after_clear(vs: MilvusVectorStore) -> None:
+    """Each call on a store whose ``clear()`` dropped its collection (``n2``): what it raises."""
+
+    def shown(call: Any) -> Any:
+        kind, text = raised(call)
+        return None if kind is None else (kind.__name__, text)
+
+    def query(embedding: list[float] | None) -> Any:
+        return vs.query(VectorStoreQuery(query_embedding=embedding, similarity_top_k=3))
+
+    missing = "<MilvusException: (code=100, message=collection not found)>"
+    describe = "<DescribeCollectionException: (code=100, message=collection not found)>"
+    schema = "<MilvusException: (code=100, message=Can not find n2's schema: collection not found)>"
+    calls: list[tuple[str, Any, Any]] = [
+        ("li-milvus-after-clear-query", lambda: query(UNIT["q"]), ("MilvusException", schema)),
+        ("li-milvus-after-clear-query-no-embedding", lambda: query(None),
+         ("ParamError", "<ParamError: (code=1, message=`search_data` value [None] is illegal)>")),
+        ("li-milvus-after-clear-get-nodes-ids", lambda: vs.get_nodes(["a"]),
+         ("DescribeCollectionException", describe)),
+        ("li-milvus-after-clear-get-nodes-filters",
+         lambda: vs.get_nodes(filters=one("n", 0, Op.GT)), ("MilvusException", missing)),
+        ("li-milvus-after-clear-delete-nodes", lambda: vs.delete_nodes(["a"]),
+         ("MilvusException", missing)),
+        ("li-milvus-after-clear-delete", lambda: vs.delete("x"), ("MilvusException", missing)),
+        ("li-milvus-after-clear-clear-again", vs.clear, None),
+    ]  # fmt: skip
+    for fact, call, expected in calls:
+        got = shown(call)
+        facts.check(fact, got == expected, got)
+    added = shown(lambda: vs.add([TextNode(text="d", id_="d", embedding=UNIT["d"])]))
+    later = [shown(lambda: query(UNIT["q"])), shown(lambda: vs.get_nodes(["d"]))]
+    facts.check(
+        "li-milvus-after-clear-add",
+        added == ("DescribeCollectionException", describe)
+        and later == [("MilvusException", schema), ("DescribeCollectionException", describe)],
+        f"add: {added}; then query, get_nodes: {later}",
+    )
 
 
 def main() -> None:
