@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from li_support import PROBE_METADATA, VECTORS
 from llama_index.core.indices.query.embedding_utils import get_top_k_mmr_embeddings
 from llama_index.core.schema import TextNode
 from llama_index.core.vector_stores.types import (
@@ -18,26 +19,17 @@ from llama_index.core.vector_stores.types import (
     VectorStoreQuery,
 )
 
-from placeborag_core.backends.milvus.errors import MilvusError
+from placeborag_core.backends.milvus import MilvusError
 from placeborag_llamaindex import PlaceboVectorStore
 
-UNIT = {
-    "a": [1.0, 0.0, 0.0, 0.0],
-    "b": [0.8, 0.6, 0.0, 0.0],
-    "c": [0.6, 0.8, 0.0, 0.0],
-    "d": [0.0, 1.0, 0.0, 0.0],
-    "e": [-0.6, 0.8, 0.0, 0.0],
-    "f": [-1.0, 0.0, 0.0, 0.0],
-}
-META = {k: {"color": c, "n": i + 1} for i, (k, c) in enumerate(zip(UNIT, "rbrgbr", strict=True))}
-COLORS = {"r": "red", "b": "blue", "g": "green"}
+UNIT = VECTORS  # the shared six nodes a..f, with the probes' metadata
 MMR_QUERY = [0.95, 0.2, 0.3, 0.1]
 
 
 def store() -> PlaceboVectorStore:
     s = PlaceboVectorStore(profile="milvus")
     s.add([TextNode(id_=k, text=k, embedding=v,
-                    metadata={"color": COLORS[META[k]["color"]], "n": META[k]["n"]})
+                    metadata={"color": PROBE_METADATA[k]["color"], "n": PROBE_METADATA[k]["n"]})
            for k, v in UNIT.items()])  # fmt: skip
     return s
 
