@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Literal
+from typing import Any, Literal
 
 from placeborag_core.backends import ColumnRule, NativeFilter, PayloadLayout
 from placeborag_core.backends.milvus import Schema
@@ -235,3 +235,8 @@ class IntegrationFacts:
                 f"integration {self.profile!r}: call_errors keys {unknown} are none of "
                 f"{list(CALL_SHAPES)}"
             )
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> IntegrationFacts:
+        """Itself: the facts are shared constants, and a deep copy of a store (pydantic's, which
+        copies its private attributes) keeps pointing at them."""
+        return self

@@ -23,28 +23,31 @@ from placeborag_core.filters import FilterDialect, FilterReader, Predicate, all_
 __all__ = ["typed_profile"]
 
 
-def _reader(schema: Schema, fallback: FilterReader | None) -> FilterReader:
+@dataclasses.dataclass(frozen=True)
+class _TypedReader:
     """Expression strings (alone or in a top ``$and`` beside core clauses, as the adapter joins
-    a query's parts) read against ``schema``; anything else as the profile reads it."""
+    a query's parts) read against ``schema``; anything else as the profile reads it
+    (``fallback``). A class rather than a closure, so that a store holding it pickles."""
 
-    def read(where: Any, dialect: FilterDialect) -> Predicate:
+    schema: Schema
+    fallback: FilterReader | None
+
+    def __call__(self, where: Any, dialect: FilterDialect) -> Predicate:
         if isinstance(where, Predicate):
             return where
         if isinstance(where, str):
-            return read_expression(where, schema)
+            return read_expression(where, self.schema)
         if isinstance(where, Mapping) and list(where) == ["$and"]:
             parts = where["$and"]
             if isinstance(parts, list) and any(isinstance(part, str) for part in parts):
-                return all_of([read(part, dialect) for part in parts])
-        if fallback is None:
+                return all_of([self(part, dialect) for part in parts])
+        if self.fallback is None:
             raise TypeError(f"the {dialect.name} profile reads no filter {where!r}")
-        return fallback(where, dialect)
-
-    return read
+        return self.fallback(where, dialect)
 
 
 def typed_profile(profile: Profile, schema: Schema) -> Profile:
     """``profile`` with a filter dialect that reads expression strings against ``schema``."""
     dialect = profile.filters
-    reader = _reader(schema, dialect.reader)
+    reader = _TypedReader(schema, dialect.reader)
     return dataclasses.replace(profile, filters=dataclasses.replace(dialect, reader=reader))

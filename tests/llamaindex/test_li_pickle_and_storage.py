@@ -3,6 +3,7 @@ loudly saying what to do (issue: drop-in parity, LlamaIndex part)."""
 
 from __future__ import annotations
 
+import copy
 import json
 import pickle
 
@@ -12,9 +13,9 @@ from llama_index.core import StorageContext, load_index_from_storage
 from llama_index.core.vector_stores.types import VectorStoreQuery
 
 from placeborag_core import FakeVectorStore, RetrievalTimeout
-from placeborag_llamaindex import PlaceboEmbedding, PlaceboVectorStore, persist
+from placeborag_llamaindex import INTEGRATIONS, PlaceboEmbedding, PlaceboVectorStore, persist
 
-PROFILES = ["default", "chroma", "qdrant"]
+PROFILES = sorted(INTEGRATIONS)
 
 
 def _query(store: PlaceboVectorStore, k: int = 6):
@@ -27,17 +28,35 @@ def test_pickled_store_keeps_records_ids_vectors_scores_and_settings(profile):
         profile=profile, filter_mode="post", recall=0.75, namespace="team", orphaned_ids=True
     )
     store.add(make_nodes())
-    store.delete_nodes([ID["b"]])  # an orphan: its id stays in the index
+    victim = _query(store).ids[1]  # an orphan: its id stays in the index
+    store.core_store.delete([victim], namespace="team")
     loaded = pickle.loads(pickle.dumps(store))
     assert loaded.model_dump() == store.model_dump()
     before, after = _query(store), _query(loaded)
     assert (after.ids, after.similarities) == (before.ids, before.similarities)
-    assert [n.get_content() for n in after.nodes] == [n.get_content() for n in before.nodes]
+    assert [n.get_content() for n in after.nodes or []] == [
+        n.get_content() for n in before.nodes or []
+    ]
     for node_id in ID.values():
         assert loaded.core_store.get(node_id, namespace="team") == store.core_store.get(
             node_id, namespace="team"
         )
     assert repr(loaded.core_store) == repr(store.core_store)
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_a_deep_copy_keeps_every_record_and_is_independent(profile):
+    store = PlaceboVectorStore(profile=profile, namespace="team")
+    store.add(make_nodes())
+    clone = copy.deepcopy(store)
+    assert clone.model_dump() == store.model_dump()
+    assert (_query(clone).ids, _query(clone).similarities) == (
+        _query(store).ids,
+        _query(store).similarities,
+    )
+    clone.core_store.delete([_query(clone).ids[1]], namespace="team")
+    assert len(_query(clone).ids) == 5
+    assert len(_query(store).ids) == 6
 
 
 def test_pickled_store_keeps_held_writes_and_armed_failures():

@@ -32,6 +32,7 @@ only once it evaluates rows (comparing two JSON keys, mixed kinds in ``in``), an
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 from collections.abc import Mapping, Sequence
@@ -42,7 +43,7 @@ from placeborag_core.backends.milvus.planner import read_expression
 from placeborag_core.backends.milvus.semantics import MISSING, Schema
 from placeborag_core.backends.profile import NativeWhere, PayloadLayout
 from placeborag_core.errors import FilterError
-from placeborag_core.filters.dialect import FilterDialect, FilterReader
+from placeborag_core.filters.dialect import FilterDialect
 from placeborag_core.filters.predicates import Everything, Predicate
 from placeborag_core.messages import shown
 
@@ -169,14 +170,15 @@ def read_milvus_filter(expr: Any, payload: PayloadLayout) -> NativeWhere:
     return NativeWhere() if isinstance(predicate, Everything) else NativeWhere(where=predicate)
 
 
-def schema_reader(schema: Schema) -> FilterReader:
+@dataclasses.dataclass(frozen=True)
+class SchemaReader:
     """:func:`read_where` bound to a schema: a dialect's ``reader`` (an already compiled
-    predicate passes as it is)."""
+    predicate passes as it is). A class rather than a closure, so that a store pickles."""
 
-    def reader(where: Any, _dialect: FilterDialect) -> Predicate:
-        return where if isinstance(where, Predicate) else read_where(where, schema)
+    schema: Schema
 
-    return reader
+    def __call__(self, where: Any, _dialect: FilterDialect) -> Predicate:
+        return where if isinstance(where, Predicate) else read_where(where, self.schema)
 
 
 def as_list(values: Sequence[Any]) -> str:

@@ -22,7 +22,7 @@ from placeborag_core.backends.milvus.errors import (
     MilvusParamError,
     MilvusServerError,
 )
-from placeborag_core.backends.milvus.filters import Schema, read_milvus_filter, schema_reader
+from placeborag_core.backends.milvus.filters import Schema, SchemaReader, read_milvus_filter
 from placeborag_core.backends.milvus.ids import (
     INT64_MESSAGE,
     VARCHAR_MESSAGE,
@@ -78,7 +78,7 @@ _VARIANTS = (
 
 
 def _dialect(schema: Schema) -> FilterDialect:
-    return FilterDialect("milvus", *CORE_DIALECT_OPERATORS, reader=schema_reader(schema))
+    return FilterDialect("milvus", *CORE_DIALECT_OPERATORS, reader=SchemaReader(schema))
 
 
 PROFILE = Profile(
