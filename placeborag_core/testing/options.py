@@ -128,6 +128,15 @@ def route_options(
     constructors accept goes to both. Raises ``OptionError`` for a name nobody accepts, naming the
     nearest valid one, before anything is built.
     """
+    if (
+        not isinstance(layers, Sequence)
+        or isinstance(layers, (str, bytes))
+        or not all(isinstance(layer, Mapping) for layer in layers)
+    ):
+        raise TypeError(
+            f"route_options() takes a sequence of mappings (marker keyword arguments, closest "
+            f"first), got {shown(layers)}; one layer is a list of one mapping"
+        )
     embedder_names = embedder_option_names()
     store_names = store_option_names()
     extra_names = _check_extra(extra, {*embedder_names, *store_names})

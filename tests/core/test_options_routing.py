@@ -141,3 +141,9 @@ def test_marker_signature_shows_every_option_with_its_default() -> None:
         assert f"{name}=" in signature
     assert signature.endswith(", namespace=...)")
     assert "embedder=" not in signature
+
+
+@pytest.mark.parametrize("layers", [{"profile": "chroma"}, "profile", [("profile", "x")], 3])
+def test_layers_that_are_not_a_sequence_of_mappings_raise_saying_so(layers: Any) -> None:
+    with pytest.raises(TypeError, match=r"takes a sequence of mappings .* list of one mapping"):
+        route_options(layers)
