@@ -128,10 +128,11 @@ def route_options(
     constructors accept goes to both. Raises ``OptionError`` for a name nobody accepts, naming the
     nearest valid one, before anything is built.
     """
+    given: object = layers  # what a caller may pass in spite of the annotation
     if (
-        not isinstance(layers, Sequence)
-        or isinstance(layers, (str, bytes))
-        or not all(isinstance(layer, Mapping) for layer in layers)
+        not isinstance(given, Sequence)
+        or isinstance(given, (str, bytes))
+        or not all(isinstance(layer, Mapping) for layer in given)
     ):
         raise TypeError(
             f"route_options() takes a sequence of mappings (marker keyword arguments, closest "
