@@ -147,6 +147,18 @@ class IntegrationFacts:
             (langchain-milvus passes only texts and metadata on).
         generated_id_error: NotImplementedError message for a document without an id, when
             the integration's generated ids are not imitated (None: they are generated).
+        none_id_error: makes the exception a `None` among the ids the integration receives
+            raises (`ids=[u, None]`, or `add_documents` where only some Documents have an
+            id: langchain-core then passes `[u, None]` on): langchain-qdrant's `PointStruct`
+            refuses it, langchain-milvus asserts that ids are strings, and FAISS would key
+            its docstore by `None`, which is refused rather than imitated. None: the document
+            gets a generated id (Chroma and PGVector give a uuid4).
+        from_documents_ids: whether `from_documents`/`afrom_documents` take each
+            `Document.id` when no `ids=` is given (LangChain's rule); langchain-postgres
+            overrides them to pass only `ids=` on, so its documents get generated ids.
+        sized_ids: whether the integration takes `len(ids)`, so that ids given as a generator
+            or iterator raise Python's `TypeError: object of type 'generator' has no len()`
+            (FAISS); otherwise any iterable of ids is taken (read once).
         delete_error_type: the exception type of `delete_none_error`/`delete_empty_error`.
         typed_fields: the collection's typed fields fixed by the first batch (see
             `typed_fields.py`, langchain-milvus); None: metadata is stored as given.
@@ -242,6 +254,9 @@ class IntegrationFacts:
     id_error_type: type[Exception] = ValueError
     uses_document_ids: bool = True
     generated_id_error: str | None = None
+    none_id_error: Callable[[], Exception] | None = None
+    sized_ids: bool = False
+    from_documents_ids: bool = True
     delete_error_type: type[Exception] = ValueError
     typed_fields: FieldRules | None = None
     named_collections: bool = False

@@ -13,6 +13,7 @@ Evidence: `docs/integrations/langchain.md` (fact IDs `lc-*`, re-measured by the 
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 import re
 from collections.abc import Mapping
@@ -20,6 +21,7 @@ from types import MappingProxyType
 from typing import Any
 
 import numpy as np
+from pydantic_core import ValidationError
 
 from placeborag_core.backends import PayloadLayout
 from placeborag_core.backends.lancedb import (
@@ -41,6 +43,19 @@ from placeborag_langchain.relevance import (
 from placeborag_langchain.typed_fields import FieldRules
 
 __all__ = ["INTEGRATIONS", "IntegrationFacts", "integration_for"]
+
+
+def _qdrant_none_point_id() -> Exception:
+    """What qdrant-client's `PointStruct(id=None)` raises (lc-qdrant-ids-none): pydantic's
+    ValidationError, with its three errors (the id is neither int, str nor UUID)."""
+    return ValidationError.from_exception_data(
+        "PointStruct",
+        [
+            {"type": "int_type", "loc": ("id", "int"), "input": None},
+            {"type": "string_type", "loc": ("id", "str"), "input": None},
+            {"type": "uuid_type", "loc": ("id", "uuid"), "input": None},
+        ],
+    )
 
 
 def _numpy_float32(value: float) -> float:
@@ -135,8 +150,8 @@ _CHROMA = IntegrationFacts(
 # docs/integrations/langchain.md: lc-qdrant-relevance-cosine, lc-qdrant-relevance-dot,
 # lc-qdrant-score-euclid, lc-qdrant-relevance-manhattan, lc-qdrant-document,
 # lc-qdrant-filter-prefix, lc-qdrant-filter-dict, lc-qdrant-ids-generated, lc-qdrant-ids-returned,
-# lc-qdrant-ids-invalid, lc-qdrant-ids-duplicate, lc-qdrant-get-by-ids, lc-qdrant-delete,
-# lc-qdrant-mmr, lc-qdrant-threshold-strict, lc-qdrant-embedding-probe,
+# lc-qdrant-ids-invalid, lc-qdrant-ids-duplicate, lc-qdrant-ids-none, lc-qdrant-get-by-ids,
+# lc-qdrant-delete, lc-qdrant-mmr, lc-qdrant-threshold-strict, lc-qdrant-embedding-probe,
 # lc-qdrant-embedding-probe-mmr, lc-qdrant-existing-collection.
 _QDRANT = IntegrationFacts(
     profile="qdrant",
@@ -160,6 +175,7 @@ _QDRANT = IntegrationFacts(
     id_checks="engine",
     id_lookup_error=(TypeError, "Incompatible point id type: {cls}"),
     generated_id="hex",
+    none_id_error=_qdrant_none_point_id,
     delete_none_error="Unsupported selector type: <class 'NoneType'>",
     delete_empty_error="Empty update request",
     mmr_lambda_inverted=True,
@@ -173,7 +189,8 @@ _QDRANT = IntegrationFacts(
 # docs/integrations/langchain.md: lc-faiss-score-l2, lc-faiss-relevance-l2, lc-faiss-mip,
 # lc-faiss-cosine-strategy, lc-faiss-dot-jaccard, lc-faiss-threshold, lc-faiss-normalize-l2,
 # lc-faiss-normalize-warning, lc-faiss-filter-dialect, lc-faiss-filter-errors, lc-faiss-postfilter,
-# lc-faiss-unknown-kwargs, lc-faiss-ids-duplicate, lc-faiss-ids-existing, lc-faiss-delete,
+# lc-faiss-unknown-kwargs, lc-faiss-ids-duplicate, lc-faiss-ids-existing, lc-faiss-ids-unsized,
+# lc-faiss-ids-none, lc-faiss-delete,
 # lc-faiss-get-by-ids, lc-faiss-orphan, lc-faiss-mmr.
 # The 2 x fetch_k MMR window is read from langchain_community/vectorstores/faiss.py.
 _FAISS = IntegrationFacts(
@@ -209,6 +226,15 @@ _FAISS = IntegrationFacts(
     mmr_filter_window=2,
     duplicate_ids="Duplicate ids found in the ids list.",
     existing_id="Tried to add ids that already exist: {ids}",
+    sized_ids=True,
+    # lc-faiss-ids-none: FAISS keys the docstore by None (divergence faiss-none-id).
+    none_id_error=functools.partial(
+        ValueError,
+        "a None id: langchain-community FAISS stores such a document under the key None "
+        "(Document.id None; a second one raises 'Tried to add ids that already exist: "
+        "{None}'), which placeborag does not imitate; give every document an id, or none "
+        "(then each gets a generated id)",
+    ),
     delete_none_error="No ids provided to delete.",
     delete_empty_error="Tried to delete ids that does not  exist: []",
     delete_missing_error=(
@@ -262,6 +288,7 @@ _PGVECTOR = IntegrationFacts(
     collection_deleted_error="Collection not found",
     repeat_delete_collection_raises=False,
     named_collections=True,
+    from_documents_ids=False,  # lc-pgvector-from-documents-ids
 )
 
 
@@ -331,8 +358,8 @@ _LANCEDB = IntegrationFacts(
 # lc-milvus-missing-key-*, lc-milvus-later-type-change, lc-milvus-extra-key-dropped,
 # lc-milvus-filter-expr-string, lc-milvus-filter-dict-kwarg-typeerror, lc-milvus-k-0,
 # lc-milvus-delete-*, lc-milvus-get-by-ids-not-implemented, lc-milvus-duplicate-ids-one-batch,
-# lc-milvus-id-not-str, lc-milvus-search-before-collection. The relevance functions and the
-# delete rules are also read from langchain_milvus/vectorstores/milvus.py.
+# lc-milvus-id-not-str, lc-milvus-ids-none, lc-milvus-search-before-collection. The relevance
+# functions and the delete rules are also read from langchain_milvus/vectorstores/milvus.py.
 _MILVUS = IntegrationFacts(
     profile="milvus",
     integration="langchain_milvus.Milvus",
@@ -366,10 +393,11 @@ _MILVUS = IntegrationFacts(
     duplicate_ids="Different lengths of texts and unique ids are provided.",
     uses_document_ids=False,
     generated_id_error=(
-        "langchain-milvus gives documents without ids Milvus's auto ids (after a UserWarning it "
-        "switches auto_id on: INT64 keys from the server's clock), which placeborag does not "
-        "imitate; pass ids="
+        "an add without ids= (add_documents ignores Document.id): langchain-milvus then uses "
+        "Milvus's auto ids (after a UserWarning it switches auto_id on: INT64 keys from the "
+        "server's clock), which placeborag does not imitate; pass ids="
     ),
+    none_id_error=functools.partial(AssertionError, "All ids should be strings."),
     delete_filter_kwarg="expr",
     delete_filter_rule="ids_win",
     delete_error_type=AssertionError,

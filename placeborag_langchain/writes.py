@@ -8,7 +8,7 @@ is not).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence, Sized
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,12 +20,14 @@ from placeborag_langchain.arguments import checked_namespace
 from placeborag_langchain.collection import IdOrdinals
 from placeborag_langchain.distance import DistanceOptions
 from placeborag_langchain.ids import DocumentIds, generated_id, repeated
+from placeborag_langchain.integration_facts import IntegrationFacts
 from placeborag_langchain.typed_fields import Collections
 
 __all__ = [
     "AddPlan",
     "Writes",
     "checked_documents",
+    "checked_ids",
     "plan_add",
     "resolve_ids",
     "texts_to_documents",
@@ -104,16 +106,31 @@ def checked_documents(documents: Any, method: str = "add_documents") -> list[Doc
     return docs
 
 
-def resolve_ids(documents: Sequence[Document], ids: Any) -> list[Any | None]:
-    """One requested id per document: the `ids` argument, else each `Document.id` (None where
-    neither gives one)."""
+def checked_ids(ids: Any, facts: IntegrationFacts) -> list[Any] | None:
+    """The `ids` argument of an add as a list, read once (a generator or iterator can be read
+    only once), or None when none was given.
+
+    TypeError for a single str, a mapping or a non-iterable; and, where the integration takes
+    the length of `ids` (`IntegrationFacts.sized_ids`: FAISS), for an iterable without one,
+    with the TypeError Python raises there.
+    """
     if ids is None:
-        return [doc.id or None for doc in documents]
+        return None
     if isinstance(ids, str | bytes):
         raise TypeError("ids must be a list of ids, got a single str")
     if isinstance(ids, Mapping) or not isinstance(ids, Iterable):
         raise TypeError(f"ids must be a list of ids or None, got {type(ids).__name__}")
-    wanted: list[Any] = list(ids)
+    if facts.sized_ids and not isinstance(ids, Sized):
+        raise TypeError(f"object of type '{type(ids).__name__}' has no len()")
+    return list(ids)
+
+
+def resolve_ids(documents: Sequence[Document], ids: Sequence[Any] | None) -> list[Any | None]:
+    """One requested id per document: `ids` (the add's argument, as `checked_ids` returns it),
+    else each `Document.id` (None where neither gives one)."""
+    if ids is None:
+        return [doc.id or None for doc in documents]
+    wanted = list(ids)
     if len(wanted) != len(documents):
         raise ValueError(
             f"got {len(wanted)} ids for {len(documents)} documents; pass one id per document"
@@ -134,12 +151,17 @@ def plan_add(
         wanted: list[Any | None] = [None] * len(documents)
     else:
         wanted = resolve_ids(documents, ids)
+    # langchain-core's add_documents passes the Document ids on as `ids` when any is set, so a
+    # document without one is then a None among the ids the integration receives.
+    none_is_passed = ids is not None or any(w is not None for w in wanted)
     returned: list[Any] = []
     core_ids: list[str] = []
     generated = 0
     for doc, requested in zip(documents, wanted, strict=True):
         value = requested
         if value is None:
+            if none_is_passed and facts.none_id_error is not None:
+                raise facts.none_id_error()
             if facts.generated_id_error is not None:
                 raise NotImplementedError(facts.generated_id_error)
             value = generated_id(
@@ -212,8 +234,10 @@ class Writes:
         """Whether an add replaces every row first (``IntegrationFacts.overwrite_by_default``,
         or the constructor's ``mode=``)."""
 
-    def _take(self, documents: Any, kwargs: dict[str, Any]) -> tuple[list[Document], Any, str]:
-        ids = kwargs.pop("ids", None)
+    def _take(
+        self, documents: Any, kwargs: dict[str, Any]
+    ) -> tuple[list[Document], list[Any] | None, str]:
+        ids = checked_ids(kwargs.pop("ids", None), self._ids.facts)
         ns = checked_namespace(kwargs.pop("namespace", self._namespace))
         documents = checked_documents(documents)
         resolve_ids(documents, ids)  # the shape of ids, checked before anything is embedded
@@ -275,7 +299,7 @@ class Writes:
     def _commit(
         self,
         docs: list[Document],
-        ids: Any,
+        ids: list[Any] | None,
         vectors: list[Any] | None,
         ns: str,
         *,

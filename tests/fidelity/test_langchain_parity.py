@@ -637,5 +637,8 @@ def test_retriever_reports_the_imitated_class() -> None:
         mine, theirs = ours.as_retriever(), real.as_retriever()
         assert mine.tags == theirs.tags
         assert mine._get_ls_params() == theirs._get_ls_params()
+        assert mine.get_name() == theirs.get_name() == "VectorStoreRetriever"
+        assert mine.get_name("Input") == theirs.get_name("Input")
+        assert mine.to_json()["id"] == theirs.to_json()["id"]
         kwargs = {"search_kwargs": {"k": 2}, "tags": ["mine"]}
         assert ours.as_retriever(**kwargs).tags == real.as_retriever(**kwargs).tags

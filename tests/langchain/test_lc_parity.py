@@ -20,6 +20,8 @@ from typing import Any
 
 import pytest
 from langchain_core.documents import Document
+from langchain_core.runnables import RunnableLambda
+from langchain_core.vectorstores import VectorStoreRetriever
 
 from placeborag_core import FakeVectorStore, FilterError, RetrievalTimeout
 from placeborag_langchain import (
@@ -437,6 +439,38 @@ def test_the_retriever_reports_the_imitated_class(profile: str, name: str) -> No
     assert params["ls_vector_store_provider"] == name
     assert params["ls_retriever_name"] == "vectorstore"
     assert len(retriever.invoke("refund")) == 2
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_the_retriever_is_named_like_langchains_vectorstoreretriever(profile: str) -> None:
+    # A real store's as_retriever() is a plain VectorStoreRetriever: run names, event names,
+    # graph nodes, to_json ids and pydantic error titles say so (FINDINGS LC1).
+    retriever = filled(profile).as_retriever(search_kwargs={"k": 1})
+    chain = retriever | RunnableLambda(len)
+
+    async def retriever_events(**kwargs: Any) -> list[tuple[str, str]]:
+        stream = chain.astream_events("refund", version="v2", **kwargs)
+        return [(e["event"], e["name"]) async for e in stream if "retriever" in e["event"]]
+
+    name = "VectorStoreRetriever"
+    assert retriever.get_name() == name
+    assert asyncio.run(retriever_events(include_names=[name])) == [
+        ("on_retriever_start", name),
+        ("on_retriever_end", name),
+    ]
+    nodes = [node.name for node in chain.get_graph().nodes.values()]
+    assert nodes[:2] == [f"{name}Input", name]
+    assert retriever.to_json()["id"] == ["langchain_core", "vectorstores", "base", name]
+    assert type(retriever).lc_id() == VectorStoreRetriever.lc_id()
+    assert repr(retriever).startswith(f"{name}(")
+    with pytest.raises(ValueError, match=f"validation error for {name}"):
+        filled(profile).as_retriever(search_type="bogus")
+
+
+def test_a_retriever_name_given_by_the_user_wins() -> None:
+    retriever = filled("chroma").as_retriever(name="kb")
+    assert retriever.get_name() == "kb"
+    assert retriever.get_name("Input") == "kb_input"  # LangChain's suffix rule, unchanged
 
 
 # --- malformed input (Issue B) ------------------------------------------------------------------

@@ -7,8 +7,10 @@ by tests/fidelity/probes/lc_pgvector.py with this geometry)."""
 from __future__ import annotations
 
 import asyncio
+import uuid
 
 import pytest
+from langchain_core.documents import Document
 from lc_geometry import DOCS, TableEmbeddings
 
 from placeborag_langchain import PlaceboVectorStore
@@ -134,3 +136,30 @@ def test_chroma_still_raises_on_a_second_delete_collection() -> None:
     store.delete_collection()
     with pytest.raises(ValueError, match="Chroma collection not initialized"):
         store.delete_collection()
+
+
+def test_from_documents_ignores_document_ids_as_pgvector_does() -> None:
+    # lc-pgvector-from-documents-ids (FINDINGS LC4): langchain-postgres passes only ids= on.
+    docs = [Document(page_content=t, id=f"doc-{t}") for t in DOCS[:2]]
+    made = PlaceboVectorStore.from_documents(docs, TableEmbeddings(), profile="pgvector")
+    assert made.get_by_ids(["doc-a", "doc-b"]) == []
+    assert all(uuid.UUID(i) for i in made.core_store.ids())
+    given = PlaceboVectorStore.from_documents(
+        docs, TableEmbeddings(), profile="pgvector", ids=["x", "y"]
+    )
+    assert sorted(given.core_store.ids()) == ["x", "y"]
+    later = asyncio.run(
+        PlaceboVectorStore.afrom_documents(docs, TableEmbeddings(), profile="pgvector")
+    )
+    assert later.get_by_ids(["doc-a"]) == []
+
+
+@pytest.mark.parametrize("profile", ["default", "chroma", "faiss"])
+def test_from_documents_keeps_document_ids_under_other_profiles(profile: str) -> None:
+    docs = [Document(page_content=t, id=f"doc-{t}") for t in DOCS[:2]]
+    made = PlaceboVectorStore.from_documents(docs, TableEmbeddings(), profile=profile)
+    assert [d.id for d in made.get_by_ids(["doc-a", "doc-b"])] == ["doc-a", "doc-b"]
+    later = asyncio.run(
+        PlaceboVectorStore.afrom_documents(docs, TableEmbeddings(), profile=profile)
+    )
+    assert sorted(later.core_store.ids()) == ["doc-a", "doc-b"]

@@ -703,3 +703,82 @@ def test_length_mismatches_raise_valueerror_under_every_profile(profile: str) ->
     with pytest.raises(ValueError, match="1 ids for 2 documents"):
         store.add_texts(["a", "b"], metadatas=[{"n": 1}, {"n": 2}], ids=[QIDS[0]])
     assert len(store.core_store) == 0
+
+
+# --- ids given as an iterator, and None among the ids (FINDINGS LC3, LC5, LC12) ---------------
+
+
+@pytest.mark.parametrize("profile", ["default", "chroma", "qdrant", "pgvector"])
+def test_ids_given_as_a_generator_or_iterator_are_read_once(profile: str) -> None:
+    store = PlaceboVectorStore(TableEmbeddings(), profile=profile)  # type: ignore[arg-type]
+    wanted = QIDS[:2] if profile == "qdrant" else IDS[:2]
+    assert store.add_texts(["a", "b"], ids=(i for i in wanted)) == wanted
+    docs = [Document(page_content=t) for t in ("c", "d")]
+    more = QIDS[2:4] if profile == "qdrant" else IDS[2:4]
+    assert store.add_documents(docs, ids=iter(more)) == more
+    assert len(store.core_store) == 4
+
+
+def test_faiss_refuses_ids_without_a_length_as_python_does_there() -> None:
+    # lc-faiss-ids-unsized: FAISS takes len(ids) and raises before anything is added.
+    store = build("faiss")
+    with pytest.raises(TypeError, match=r"^object of type 'generator' has no len\(\)$"):
+        store.add_texts(["a", "b"], ids=(i for i in ["x", "y"]))
+    with pytest.raises(TypeError, match=r"^object of type 'list_iterator' has no len\(\)$"):
+        store.add_documents([Document(page_content="a")], ids=iter(["x"]))
+    assert list(store.add_texts(["a", "b"], ids=("x", "y"))) == ["x", "y"]  # it has a length
+    assert len(store.core_store) == len(DOCS) + 2
+
+
+def _ids_before_after(store: PlaceboVectorStore) -> list[str]:
+    return sorted(store.core_store.ids())
+
+
+def test_qdrant_refuses_a_none_id_with_point_structs_validation_error() -> None:
+    from pydantic import ValidationError
+
+    # lc-qdrant-ids-none: langchain-core's add_documents passes [u, None] on.
+    store = build("qdrant")
+    before = _ids_before_after(store)
+    mixed = [Document(page_content="a", id=str(uuid.UUID(int=99))), Document(page_content="b")]
+    with pytest.raises(ValidationError, match="3 validation errors for PointStruct") as caught:
+        store.add_documents(mixed)
+    locations = [e["loc"] for e in caught.value.errors()]
+    assert locations == [("id", "int"), ("id", "str"), ("id", "uuid")]
+    with pytest.raises(ValidationError, match="for PointStruct"):
+        store.add_texts(["a"], ids=[None])
+    assert _ids_before_after(store) == before
+    unnamed = [Document(page_content="a"), Document(page_content="b")]
+    assert len(store.add_documents(unnamed)) == 2  # no id at all: generated, as qdrant does
+
+
+def test_milvus_refuses_a_none_id_with_its_assertion() -> None:
+    # lc-milvus-ids-none
+    store = PlaceboVectorStore(TableEmbeddings(), profile="milvus")
+    store.add_texts(["a"], metadatas=[{"n": 1}], ids=["a"])
+    with pytest.raises(AssertionError, match=r"^All ids should be strings\.$"):
+        store.add_texts(["b", "c"], metadatas=[{"n": 2}, {"n": 3}], ids=["b", None])
+    with pytest.raises(NotImplementedError, match=r"add_documents ignores Document\.id"):
+        store.add_documents([Document(page_content="b", metadata={"n": 2}, id="b")])
+    assert list(store.core_store.ids()) == ["a"]
+
+
+def test_faiss_refuses_a_none_id_rather_than_keying_its_docstore_by_none() -> None:
+    # lc-faiss-ids-none, divergence faiss-none-id
+    store = build("faiss")
+    before = _ids_before_after(store)
+    mixed = [Document(page_content="a", id="x"), Document(page_content="b")]
+    with pytest.raises(ValueError, match=r"^a None id: langchain-community FAISS stores"):
+        store.add_documents(mixed)
+    with pytest.raises(ValueError, match=r"^a None id"):
+        store.add_texts(["a"], ids=[None])
+    assert _ids_before_after(store) == before
+    assert len(store.add_documents([Document(page_content="a")])) == 1  # no id at all
+
+
+@pytest.mark.parametrize("profile", ["chroma", "pgvector", "default"])
+def test_a_none_id_gets_a_generated_id_where_the_integration_gives_one(profile: str) -> None:
+    store = build(profile)
+    returned = store.add_texts(["a", "b"], ids=["x", None])
+    assert returned[0] == "x"
+    assert uuid.UUID(returned[1]).version == 5  # a dashed, deterministic uuid

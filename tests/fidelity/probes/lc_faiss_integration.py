@@ -415,6 +415,41 @@ def main() -> None:
         f"get_by_ids([5]) -> {by_int} (Document.id a str), get_by_ids(['5']) -> {by_str}, "
         f"get_by_ids(['']) -> {empty}; a search reports ids {found_ids}",
     )
+    from langchain_core.documents import Document
+
+    unsized = store(["a"])
+    refused = [
+        raised(lambda: unsized.add_texts(["b", "c"], ids=(i for i in ["b", "c"]))),
+        raised(lambda: unsized.add_documents([Document(page_content="b")], ids=iter(["b"]))),
+    ]
+    facts.check(
+        "lc-faiss-ids-unsized",
+        refused
+        == [
+            (TypeError, "object of type 'generator' has no len()"),
+            (TypeError, "object of type 'list_iterator' has no len()"),
+        ]
+        and unsized.index.ntotal == 1
+        and list(unsized.docstore._dict) == ["a"]
+        and unsized.add_texts(["b"], ids=("b",)) == ("b",),
+        f"ids without a length: {refused}; nothing added; a tuple is taken (and returned)",
+    )
+    keyed = store(["a"])
+    mixed = keyed.add_documents([Document(page_content="b", id="b"), Document(page_content="c")])
+    by_none = [(d.id, d.page_content) for d in keyed.get_by_ids([None])]
+    again = raised(lambda: keyed.add_texts(["d"], ids=[None]))
+    twice = raised(lambda: store(["a"]).add_texts(["b", "c"], ids=[None, None]))
+    facts.check(
+        "lc-faiss-ids-none",
+        mixed == ["b", None]
+        and list(keyed.docstore._dict) == ["a", "b", None]
+        and by_none == [(None, "c")]
+        and again == (ValueError, "Tried to add ids that already exist: {None}")
+        and twice == (ValueError, "Duplicate ids found in the ids list."),
+        f"add_documents of a Document with an id and one without returns {mixed} and keys the "
+        f"docstore by None (get_by_ids([None]) -> {by_none}); a second None id: {again}; "
+        f"[None, None]: {twice}",
+    )
     facts.done()
 
 

@@ -187,6 +187,12 @@ def schema(store: Any) -> None:
                            "AssertionError: All ids should be strings."],
         [dup, not_str],
     )  # fmt: skip
+    with_none = error(lambda: vs.add_texts(["x", "y"], metadatas=[first] * 2, ids=["n1", None]))
+    facts.check(
+        "lc-milvus-ids-none",
+        with_none == "AssertionError: All ids should be strings.",
+        f"a None among the ids: {with_none}",
+    )
     deletes = [
         error(vs.delete), error(lambda: vs.delete([])), error(lambda: vs.delete(["nope"])),
         error(lambda: vs.delete(expr="n >")), error(lambda: vs.delete([5])),

@@ -17,6 +17,7 @@ import _probe_geometry as common
 from _probe import check, check_error, check_rows, error_of, error_start, finish
 from _probe_geometry import META, lc_embeddings
 from _probe_pg import postgres
+from langchain_core.documents import Document
 from langchain_postgres import PGVector
 from langchain_postgres.vectorstores import DistanceStrategy
 
@@ -113,6 +114,15 @@ def ids_and_errors(url: str, emb: Any) -> None:
         "ProgrammingError",
         "(psycopg.errors.CardinalityViolation) ON CONFLICT DO UPDATE command cannot "
         "affect row a second time",
+    )
+    documents = [Document(page_content=t, id=f"doc-{t}") for t in ("a", "b")]
+    made = PGVector.from_documents(documents, emb, connection=url, collection_name="g3")
+    found = made.similarity_search("q", k=5)
+    kept = [(d.page_content, len(d.id or ""), (d.id or "-" * 15)[14]) for d in found]
+    check(
+        "lc-pgvector-from-documents-ids",
+        [made.get_by_ids(["doc-a", "doc-b"]), kept],
+        [[], [("a", 36, "4"), ("b", 36, "4")]],
     )
     auto = v1.add_texts(["e"])[0]
     check("lc-pgvector-auto-id-uuid4-str", [len(auto), auto.count("-"), auto[14]], [36, 4, "4"])

@@ -201,6 +201,23 @@ def main() -> None:
         dup == [point(50)] * 2 and ids.get_by_ids([point(50)])[0].page_content == "f",
         "the same id twice in one call: the last wins, both are returned",
     )
+    from langchain_core.documents import Document
+    from pydantic import ValidationError
+
+    count = ids.client.count(ids.collection_name).count
+    mixed = [Document(page_content="a", id=point(60)), Document(page_content="b")]
+    refused = [
+        raised(lambda: ids.add_documents(mixed)),
+        raised(lambda: ids.add_texts(["a"], ids=[None])),
+    ]
+    pydantic_error = "3 validation errors for PointStruct\nid.int"
+    facts.check(
+        "lc-qdrant-ids-none",
+        all(kind is ValidationError and text.startswith(pydantic_error) for kind, text in refused)
+        and ids.client.count(ids.collection_name).count == count,
+        f"a None among the ids (add_documents where one Document has no id): {refused[0][0]}: "
+        f"{refused[0][1].splitlines()[0]}; nothing added",
+    )
     facts.check(
         "lc-qdrant-generator-no-ids",
         ids.add_texts(t for t in ["a"]) == [],
