@@ -16,7 +16,13 @@ from placeborag_llamaindex.filters import SqlFilters, Translator
 
 __all__ = ["CALLS_AFTER_CLEAR", "CALL_SHAPES", "DroppedByClear", "IntegrationFacts", "same_score"]
 
-CALL_SHAPES = ("get_nodes()", "get_nodes(ids, filters)", "get_nodes([])", "delete_nodes(nothing)")
+CALL_SHAPES = (
+    "get_nodes()",
+    "get_nodes(ids, filters)",
+    "get_nodes([])",
+    "delete_nodes(nothing)",
+    "clear(empty)",
+)
 """The keys of ``IntegrationFacts.call_errors``."""
 
 CALLS_AFTER_CLEAR = (
@@ -34,19 +40,31 @@ a non-empty id list or else by filters, ``delete_nodes``, ``delete`` and a non-e
 
 @dataclass(frozen=True)
 class DroppedByClear:
-    """What an integration whose ``clear()`` drops the engine's collection raises afterwards:
-    every later call fails until a new store object is built, and ``clear()`` again is silent
-    (``MilvusVectorStore``).
+    """What an integration raises while the engine has no collection for it: after a ``clear()``
+    that drops the collection (``MilvusVectorStore``, ``QdrantVectorStore``) and, with
+    ``from_start``, before the first write creates it (``QdrantVectorStore``). ``clear()`` on
+    no collection is silent. A namespace that holds records (seeded straight into the core
+    store) always has its collection.
 
     Attributes:
-        errors: by call (the keys ``CALLS_AFTER_CLEAR``), a builder of the exception it raises.
+        errors: by call (the keys ``CALLS_AFTER_CLEAR``), a builder of the exception it raises,
+            given the collection's name (the store's namespace: each ``PlaceboVectorStore`` is
+            its own collection).
         passes: whether an error the call raises on the empty store still surfaces first (a
             check the client makes before the engine looks for the collection); any other
             error, and a call that succeeds, give way to the call's ``errors`` entry.
+        from_start: the store has no collection until a write creates it (Qdrant creates it in
+            the first non-empty ``add``); False: the constructor creates it (Milvus).
+        add_creates: a non-empty ``add`` creates the collection (Qdrant), while an empty one
+            still needs it and raises ``errors["add"]``; False: a non-empty ``add`` raises
+            ``errors["add"]`` and an empty one writes nothing (Milvus: the store stays without
+            a collection until a new store object is built).
     """
 
-    errors: Mapping[str, Callable[[], Exception]]
+    errors: Mapping[str, Callable[[str], Exception]]
     passes: Callable[[BaseException], bool]
+    from_start: bool = False
+    add_creates: bool = False
 
     def __post_init__(self) -> None:
         if set(self.errors) != set(CALLS_AFTER_CLEAR):
@@ -54,6 +72,11 @@ class DroppedByClear:
                 f"DroppedByClear.errors needs exactly the keys {list(CALLS_AFTER_CLEAR)}, got "
                 f"{sorted(self.errors)}"
             )
+
+    def add_needs_collection(self, writes_nodes: bool) -> bool:
+        """Whether an ``add`` (of some nodes, or of none) fails without a collection instead of
+        creating it or writing nothing."""
+        return writes_nodes != self.add_creates
 
 
 def same_score(score: float) -> float:
@@ -116,15 +139,18 @@ class IntegrationFacts:
             ``VectorStoreQuery.mmr_threshold`` before the keyword (``"query"``).
         ignored_query_kwargs: query keywords the integration accepts that change nothing for
             an exact search in memory (``PGVectorStore``'s index tuning ``ivfflat_probes``,
-            ``hnsw_ef_search``).
+            ``hnsw_ef_search``; ``QdrantVectorStore``'s ``search_params``, whose ``exact`` and
+            ``hnsw_ef`` tune the approximate index).
         delete_nodes_unrestricted: ``delete_nodes`` with neither ids nor filters: ``"refuse"``
             (the real stores delete every node) or ``"nothing"`` (the real store returns
             without deleting; ``[]`` ids then mean no id restriction when filters are given).
         call_errors: what the integration raises for a call of a given shape, by shape: the
             keys ``"get_nodes()"`` (neither ids nor filters), ``"get_nodes(ids, filters)"``
             (ids and filters that translate to a condition), ``"get_nodes([])"`` (an empty id
-            list) and ``"delete_nodes(nothing)"`` (no ids and filters that translate to no
-            condition); each value builds the exception (the real store's type, or one of ours
+            list), ``"delete_nodes(nothing)"`` (no ids and filters that translate to no
+            condition) and ``"clear(empty)"`` (``clear()`` of a namespace without records:
+            ``ChromaVectorStore`` deletes the ids it lists, and Chroma refuses none); each value
+            builds the exception (the real store's type, or one of ours
             with the engine's message and a subclass of the core's error types).
         ids_filter_key: ``delete_nodes`` appends its ids to the filters as
             ``MetadataFilter(key=ids_filter_key, operator=IN)``, under the filters' own condition
@@ -160,8 +186,9 @@ class IntegrationFacts:
             expression strings are read against (``MilvusVectorStore``: ``id``, ``doc_id`` and
             ``text`` are VARCHAR fields, so the engine rejects a number or an array function on
             them; every other key is in the dynamic JSON field); None: the profile's schema.
-        dropped_by_clear: what the calls after ``clear()`` raise when the real ``clear()``
-            drops the engine's collection (None: the store stays usable, emptied).
+        dropped_by_clear: what the calls raise while the engine has no collection: after a
+            real ``clear()`` that drops it, and before the first ``add`` where that creates it
+            (None: the collection always exists; ``clear()`` empties it).
         evidence: (fact, where it is documented) pairs.
     """
 

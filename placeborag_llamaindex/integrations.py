@@ -49,11 +49,12 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from types import MappingProxyType
 
 import numpy as np
 
+from placeborag_core import DimensionError
 from placeborag_core.backends import PROFILES, PayloadLayout
 from placeborag_core.backends.lancedb import (
     LanceColumns,
@@ -69,8 +70,13 @@ from placeborag_llamaindex.filters import (
     no_filters,
     qdrant_where,
 )
-from placeborag_llamaindex.integration_facts import DroppedByClear, IntegrationFacts, same_score
-from placeborag_llamaindex.nodes import node_record_id
+from placeborag_llamaindex.integration_facts import (
+    CALLS_AFTER_CLEAR,
+    DroppedByClear,
+    IntegrationFacts,
+    same_score,
+)
+from placeborag_llamaindex.nodes import NodeIdError, node_record_id
 from placeborag_llamaindex.pgvector_filters import pgvector_where, pgvector_where_with_ids
 
 __all__ = ["INTEGRATIONS", "IntegrationFacts", "integration_for"]
@@ -141,6 +147,13 @@ _CHROMA = IntegrationFacts(
     delete_nodes_needs_ids=True,
     unranked_score=None,
     get_nodes_with_embedding=False,
+    call_errors=MappingProxyType(
+        {
+            "clear(empty)": functools.partial(
+                ValueError, "Expected IDs to be a non-empty list, got 0 IDs in delete."
+            )
+        }
+    ),
     evidence=(
         ("score", f"{DOC}#li-chroma-score, #li-chroma-score-cosine"),
         ("metadata", f"{DOC}#li-chroma-flat-metadata, #li-chroma-none-as-empty"),
@@ -159,8 +172,31 @@ _CHROMA = IntegrationFacts(
         ("unranked", f"{DOC}#li-chroma-modes"),
         ("get_nodes", f"{DOC}#li-chroma-get-nodes"),
         ("delete_nodes", f"{DOC}#li-chroma-delete-nodes"),
+        ("clear", f"{DOC}#li-chroma-clear, #li-chroma-clear-empty-raises"),
     ),
 )
+
+
+def _qdrant_not_found(collection: str) -> ValueError:
+    """qdrant-client's error for a collection it does not have."""
+    return ValueError(f"Collection {collection} not found")
+
+
+def _qdrant_client_check(error: BaseException) -> bool:
+    """An error ``QdrantVectorStore`` raises before the engine looks for the collection (a
+    filter it cannot translate, a ``limit`` below 1): anything but the engine's own checks of
+    a point id and of the vector width."""
+    return not isinstance(error, NodeIdError | DimensionError)
+
+
+_QDRANT_NO_COLLECTION = DroppedByClear(
+    errors=MappingProxyType(dict.fromkeys(CALLS_AFTER_CLEAR, _qdrant_not_found)),
+    passes=_qdrant_client_check,
+    from_start=True,
+    add_creates=True,
+)
+"""``QdrantVectorStore`` has no collection until its first non-empty ``add`` creates it, and
+none again after ``clear()`` drops it (``li-qdrant-no-collection-*``, ``li-qdrant-clear``)."""
 
 _QDRANT = IntegrationFacts(
     profile="qdrant",
@@ -180,6 +216,8 @@ _QDRANT = IntegrationFacts(
     get_nodes_with_embedding=True,
     get_nodes_limit=True,
     native_filter_kwarg="qdrant_filters",
+    ignored_query_kwargs=("search_params",),  # HNSW tuning (exact, hnsw_ef): the search is exact
+    dropped_by_clear=_QDRANT_NO_COLLECTION,
     # Metadata keys are the payload's own and the text lives inside "_node_content"; a HasId
     # condition can only name a node by its id, a UUID str.
     native_payload=PayloadLayout(
@@ -197,6 +235,11 @@ _QDRANT = IntegrationFacts(
         ("get_nodes", f"{DOC}#li-qdrant-get-nodes"),
         ("delete_nodes", f"{DOC}#li-qdrant-delete-nodes (None deletes all: refused here)"),
         ("qdrant_filters", f"{DOC}#li-qdrant-native-filter"),
+        ("search_params", "QdrantVectorStore.query reads kwargs['search_params'] (source)"),
+        (
+            "no collection",
+            f"{DOC}#li-qdrant-collection, #li-qdrant-no-collection-before-add, #li-qdrant-clear",
+        ),
     ),
 )
 
@@ -217,27 +260,35 @@ def _milvus_client_check(error: BaseException) -> bool:
     return not isinstance(error, MilvusError) or error.code == 1
 
 
-_NOT_FOUND = functools.partial(_milvus_error, "collection not found")
+def _named(build: Callable[[], Exception], _collection: str) -> Exception:
+    """``build()``, given the collection's name and not using it: ``MilvusVectorStore``'s
+    messages name its default ``collection_name`` (``MILVUS_COLLECTION``)."""
+    return build()
+
+
+def _milvus_missing(message: str, kind: str = "MilvusException") -> Callable[[str], Exception]:
+    """The builder of a ``_milvus_error`` for a store without its collection."""
+    return functools.partial(_named, functools.partial(_milvus_error, message, kind))
+
+
+_NOT_FOUND = _milvus_missing("collection not found")
+_DESCRIBE = _milvus_missing("collection not found", "DescribeCollectionException")
 
 _MILVUS_DROPPED = DroppedByClear(
     errors=MappingProxyType(
         {
-            "query(embedding)": functools.partial(
-                _milvus_error,
-                f"Can not find {MILVUS_COLLECTION}'s schema: collection not found",
+            "query(embedding)": _milvus_missing(
+                f"Can not find {MILVUS_COLLECTION}'s schema: collection not found"
             ),
             "query(no embedding)": functools.partial(
-                MilvusParamError, "`search_data` value [None] is illegal"
+                _named,
+                functools.partial(MilvusParamError, "`search_data` value [None] is illegal"),
             ),
-            "get_nodes(ids)": functools.partial(
-                _milvus_error, "collection not found", "DescribeCollectionException"
-            ),
+            "get_nodes(ids)": _DESCRIBE,
             "get_nodes(filters)": _NOT_FOUND,
             "delete_nodes": _NOT_FOUND,
             "delete": _NOT_FOUND,
-            "add": functools.partial(
-                _milvus_error, "collection not found", "DescribeCollectionException"
-            ),
+            "add": _DESCRIBE,
         }
     ),
     passes=_milvus_client_check,

@@ -25,10 +25,16 @@ from placeborag_core.backends import IdRule
 if TYPE_CHECKING:
     from placeborag_llamaindex.integrations import IntegrationFacts
 
-__all__ = ["NodeCodec", "NodeRecord", "node_record_id"]
+__all__ = ["NodeCodec", "NodeIdError", "NodeRecord", "node_record_id"]
 
 NodeRecord = tuple[str, str, dict[str, Any], list[float]]
 """A node as the core writes it: record id, text, metadata, vector."""
+
+
+class NodeIdError(ValueError):
+    """The engine's id rule refused a node id (the engine's message): a check the engine makes,
+    so a store without its collection raises its "not found" first (``DroppedByClear.passes``).
+    """
 
 
 def node_record_id(ids: IdRule, node_id: object) -> str | None:
@@ -48,10 +54,11 @@ class NodeCodec:
     ids: IdRule
 
     def record_id(self, node_id: object) -> str:
-        """``node_id`` as a record id; ``ValueError`` with the engine's message if rejected."""
+        """``node_id`` as a record id; ``NodeIdError`` (a ``ValueError``) with the engine's message
+        if rejected."""
         record_id = node_record_id(self.ids, node_id)
         if record_id is None:
-            raise ValueError(self.ids.message.format(id=node_id))
+            raise NodeIdError(self.ids.message.format(id=node_id))
         return record_id
 
     def record_ids(self, node_ids: Sequence[str] | None) -> list[str] | None:

@@ -101,7 +101,7 @@ class PlaceboVectorStore(PersistenceMethods, EngineOnlyMethods, BasePydanticVect
     _restrictions: Restrictions = PrivateAttr()
     _search: Search = PrivateAttr()
     _writes: Writes = PrivateAttr()
-    _dropped: bool = PrivateAttr(default=False)
+    _no_collection: bool = PrivateAttr(default=False)
 
     def __init__(
         self, *, embedder: FakeEmbedder | PlaceboEmbedding | None = None, **data: Any
@@ -167,21 +167,29 @@ class PlaceboVectorStore(PersistenceMethods, EngineOnlyMethods, BasePydanticVect
         )
         self._search = Search(store, self.namespace, integration)
         self._writes = Writes(store, self.namespace, integration, codec, first_keys)
+        missing = integration.dropped_by_clear
+        self._no_collection = missing is not None and missing.from_start
+
+    def _has_no_collection(self) -> bool:
+        """Whether the real store would have no collection now (``IntegrationFacts.
+        dropped_by_clear``): none was created yet or ``clear()`` dropped it, and nothing wrote
+        records into the namespace since (seeding writes straight into the core store)."""
+        return self._no_collection and self._store.count(self.namespace) == 0
 
     def _after_clear(self, call: str, run: Callable[[], _T]) -> _T:
-        """``run()``, unless ``clear()`` dropped the real store's collection
-        (``IntegrationFacts.dropped_by_clear``): then ``run`` (which must not write) is tried
-        on the emptied store only for the errors that surface before the engine looks for the
-        collection, and otherwise ``call`` raises what the real store raises."""
+        """``run()``, unless the real store has no collection (``_has_no_collection``): then
+        ``run`` (which must not write) is tried on the empty store only for the errors that
+        surface before the engine looks for the collection, and otherwise ``call`` raises what
+        the real store raises."""
         dropped = self._facts.dropped_by_clear
-        if dropped is None or not self._dropped:
+        if dropped is None or not self._has_no_collection():
             return run()
         try:
             run()
         except Exception as error:
             if dropped.passes(error):
                 raise
-        raise dropped.errors[call]() from None
+        raise dropped.errors[call](self.namespace) from None
 
     def _refuse(self, method: str) -> None:
         """Raise what the real integration raises for a method it does not implement."""
@@ -250,9 +258,13 @@ class PlaceboVectorStore(PersistenceMethods, EngineOnlyMethods, BasePydanticVect
         """Store nodes that carry embeddings, all or nothing; returns their node ids, in order."""
         _reject_kwargs("add", add_kwargs)
         checked = inputs.nodes(nodes)
-        if checked:
+        missing = self._facts.dropped_by_clear
+        if missing is not None and missing.add_needs_collection(bool(checked)):
             self._after_clear("add", lambda: None)
-        return self._writes.add(checked)
+        added = self._writes.add(checked)
+        if checked:  # the integration created the collection, or it had one
+            self._no_collection = False
+        return added
 
     async def async_add(self, nodes: Sequence[BaseNode], **add_kwargs: Any) -> list[str]:
         return self.add(nodes, **add_kwargs)
@@ -297,12 +309,16 @@ class PlaceboVectorStore(PersistenceMethods, EngineOnlyMethods, BasePydanticVect
     def clear(self) -> None:
         """Delete every node of this store's namespace.
 
-        An integration whose ``clear()`` drops the collection then fails every later call
-        (``IntegrationFacts.dropped_by_clear``)."""
+        An integration whose ``clear()`` drops the collection then fails the later calls as it
+        does without a collection (``IntegrationFacts.dropped_by_clear``); one that refuses to
+        clear nothing raises its ``call_errors["clear(empty)"]`` (``ChromaVectorStore``)."""
         self._refuse("clear")
+        refused = self._facts.call_errors.get("clear(empty)")
+        if refused is not None and not self._store.ids(self.namespace):
+            raise refused()
         self._writes.clear()
         if self._facts.dropped_by_clear is not None:
-            self._dropped = True
+            self._no_collection = True
 
     async def aclear(self) -> None:
         self.clear()

@@ -256,3 +256,47 @@ def test_qdrant_native_filters_agree(qdrant_filters):
         assert_same(
             outcome(retrieve(real, filters, **kwargs)), outcome(retrieve(fake, filters, **kwargs))
         )
+
+
+def _raised(call):
+    """The exception type and message ``call`` raises (None, None if it returns)."""
+    try:
+        call()
+    except Exception as error:  # the point is to compare errors too
+        return type(error), str(error)
+    return None, None
+
+
+def _store_calls(store):
+    query = VectorStoreQuery(query_embedding=Q, similarity_top_k=2)
+    return {
+        "query": lambda: store.query(query),
+        "query-no-embedding": lambda: store.query(VectorStoreQuery(similarity_top_k=2)),
+        "get_nodes": lambda: store.get_nodes([uid(1)]),
+        "delete_nodes": lambda: store.delete_nodes([uid(1)]),
+        "delete": lambda: store.delete("doc"),
+        "add([])": lambda: store.add([]),
+        "clear": store.clear,
+    }
+
+
+def _outcomes_without_records(store, cleared):
+    """What each call raises on ``store`` never written, or written and then cleared."""
+    if cleared:
+        store.add([TextNode(id_=uid(1), text="a", embedding=Q)])
+        store.clear()
+    return {name: _raised(call) for name, call in _store_calls(store).items()}
+
+
+@pytest.mark.parametrize("profile", ["chroma", "qdrant"])
+@pytest.mark.parametrize("cleared", [False, True], ids=["never-written", "after-clear"])
+def test_calls_on_a_store_without_records_agree(profile, cleared):
+    # li-qdrant-no-collection-before-add, li-qdrant-clear, li-chroma-clear-empty-raises. Qdrant's
+    # message names the collection; ours is the store's namespace, "" here.
+    real = real_store(profile)
+    name = getattr(real, "collection_name", "")
+    expected = {
+        call: (kind, None if text is None else text.replace(f"Collection {name} ", "Collection  "))
+        for call, (kind, text) in _outcomes_without_records(real, cleared).items()
+    }
+    assert _outcomes_without_records(PlaceboVectorStore(profile=profile), cleared) == expected

@@ -35,6 +35,7 @@ def test_every_row_belongs_to_a_core_profile(profile):
 )
 def test_a_node_id_the_engine_rejects_raises_the_engine_message(profile, node_id, message):
     store = PlaceboVectorStore(profile=profile)
+    store.add([TextNode(id_=uid(1), text="a", embedding=Q)])  # Qdrant: creates the collection
     with pytest.raises(ValueError, match=f"^{message}$"):
         store.get_nodes([node_id])
 

@@ -339,7 +339,7 @@ async def test_clear_and_async_twins(profile):
     assert store.core_store.count() == 0
     store.add(make_nodes())
     await store.aclear()
-    assert store.get_nodes() == []
+    assert store.core_store.count() == 0
 
 
 # --------------------------------------------------------------------------- query
@@ -830,3 +830,27 @@ def test_pgvector_checks_mmr_threshold_in_mmr_mode():
     assert len(store.query(query).ids) == 2
     with pytest.raises(ValueError, match="mmr_threshold must be"):
         store.query(dataclasses.replace(query, mode=VectorStoreQueryMode.MMR))
+
+
+@pytest.mark.parametrize("cleared", [False, True], ids=["never-written", "cleared"])
+async def test_chroma_clear_of_an_empty_collection_raises_chromas_error(cleared):
+    # li-chroma-clear-empty-raises: ChromaVectorStore deletes the ids it lists; Chroma refuses none
+    store = PlaceboVectorStore(profile="chroma")
+    if cleared:
+        store.add(make_nodes())
+        store.clear()
+    message = r"^Expected IDs to be a non-empty list, got 0 IDs in delete\.$"
+    with pytest.raises(ValueError, match=message):
+        store.clear()
+    with pytest.raises(ValueError, match=message):
+        await store.aclear()
+    store.add(make_nodes()[:1])
+    store.clear()
+    assert store.core_store.count() == 0
+
+
+@pytest.mark.parametrize("profile", ["default", "pgvector"])
+def test_clear_of_an_empty_store_is_silent_elsewhere(profile):
+    store = PlaceboVectorStore(profile=profile)
+    store.clear()
+    store.clear()

@@ -333,6 +333,13 @@ def main() -> None:
         vs._collection.count() == 0 and raised(lambda: vs.get_nodes(None))[0] is None,
         "clear() deletes every node; the collection stays usable",
     )
+    again = raised(vs.clear)
+    fresh = raised(store().clear)
+    facts.check(
+        "li-chroma-clear-empty-raises",
+        again == fresh == (ValueError, "Expected IDs to be a non-empty list, got 0 IDs in delete."),
+        f"clear() of an empty collection (cleared, or never written) raises: {again[1]}",
+    )
     facts.done()
 
 

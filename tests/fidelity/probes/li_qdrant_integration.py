@@ -12,11 +12,56 @@ from __future__ import annotations
 
 import inspect
 import uuid
+from typing import Any
 
 import pydantic
 from _llamaindex import filters, index_over, node_id, nodes, retrieve, texts
 from _probe import Facts, raised
 from _table import DOCS
+
+
+def no_collection(facts: Facts, vs: Any) -> None:
+    """Each call on a store never written (no collection yet): what it raises; the client's
+    own checks (``limit`` below 1, a filter it cannot translate) come first."""
+    from llama_index.core.vector_stores.types import VectorStoreQuery
+
+    def query(embedding: list[float] | None, k: int = 2, **kwargs: Any) -> Any:
+        return vs.query(VectorStoreQuery(query_embedding=embedding, similarity_top_k=k, **kwargs))
+
+    missing = (ValueError, f"Collection {vs.collection_name} not found")
+    calls = {
+        "query": lambda: query([1.0, 0.0, 0.0, 0.0]),
+        "query without embedding": lambda: query(None),
+        "get_nodes(ids)": lambda: vs.get_nodes([node_id("a")]),
+        "get_nodes(bad id)": lambda: vs.get_nodes(["my-node"]),
+        "get_nodes(filters)": lambda: vs.get_nodes(filters=filters(("color", "==", "red"))),
+        "get_nodes()": vs.get_nodes,
+        "delete_nodes(ids)": lambda: vs.delete_nodes([node_id("a")]),
+        "delete_nodes()": vs.delete_nodes,
+        "delete": lambda: vs.delete("x"),
+        "add([])": lambda: vs.add([]),
+    }
+    got = {name: raised(call) for name, call in calls.items()}
+    wrong = {name: shown for name, shown in got.items() if shown != missing}
+    first = [
+        raised(lambda: query([1.0, 0.0, 0.0, 0.0], k=0))[1],
+        raised(lambda: query([1.0, 0.0, 0.0, 0.0], filters=filters(("tags", "contains", "x"))))[1][
+            :48
+        ],
+    ]
+    facts.check(
+        "li-qdrant-no-collection-before-add",
+        not wrong
+        and raised(vs.clear) == (None, "None")
+        and first
+        == [
+            "limit value 0 is invalid. Must be 1 or larger.",
+            "Filter operator FilterOperator.CONTAINS is not s",
+        ],
+        f"before the first add every call raises {missing[1]!r} ({sorted(got)}; otherwise: "
+        f"{wrong}); clear() is silent; the client's checks come first: {first}",
+    )
+
 
 SHAPES = [
     {"n": 1, "tags": ["red", "Blue sky"]},
@@ -318,11 +363,18 @@ def main() -> None:
     )
     vs.clear()
     gone = raised(lambda: texts(plain))
+    again = raised(vs.clear)
+    plain.insert_nodes(nodes(["a"], ids=[node_id("a")]))
+    back = texts(plain)
     facts.check(
         "li-qdrant-clear",
-        gone[0] is ValueError and "not found" in gone[1],
-        f"clear() drops the collection; the next query raises: {gone[1]}",
+        gone == (ValueError, f"Collection {vs.collection_name} not found")
+        and again == (None, "None")
+        and back == ["a"],
+        f"clear() drops the collection; the next query raises: {gone[1]}; clear() again is "
+        f"silent; a later add creates the collection again: {back}",
     )
+    no_collection(facts, store())
     ties = index_over(
         store(),
         nodes(
