@@ -16,6 +16,7 @@ from typing import Literal
 from placeborag_core.backends import ColumnRule
 from placeborag_langchain.filters import CORE_WHERE, FilterFormat
 from placeborag_langchain.relevance import RelevanceFn
+from placeborag_langchain.stored_values import StoredValues
 from placeborag_langchain.typed_fields import FieldRules
 
 __all__ = ["IntegrationFacts"]
@@ -190,6 +191,12 @@ class IntegrationFacts:
             (`add_texts([])`, `add_documents([])`, `from_texts([])`): Chroma's upsert refuses
             an empty batch, langchain-community LanceDB cannot create a table from one; None:
             an empty add returns `[]`.
+        stored_values: what the integration's client does to a batch before anything is
+            written (see `stored_values.py`): returns the documents as the database holds them
+            (langchain-qdrant over qdrant-client's local mode: metadata as its JSON round-trip,
+            `lc-qdrant-metadata-json`) or raises the database's error for the batch
+            (langchain-postgres: NUL characters, NaN/Infinity in metadata,
+            `lc-pgvector-refuses-nul`, `lc-pgvector-refuses-nan`); None: stored as given.
     """
 
     profile: str
@@ -261,6 +268,7 @@ class IntegrationFacts:
     typed_fields: FieldRules | None = None
     named_collections: bool = False
     empty_add_error: tuple[type[Exception], str] | None = None
+    stored_values: StoredValues | None = None
     repeat_delete_collection_raises: bool = True
     collection_name_error: Callable[[str], str | None] | None = None
     collection_deleted_error: str = (

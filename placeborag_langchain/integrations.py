@@ -40,6 +40,7 @@ from placeborag_langchain.relevance import (
     max_inner_product_relevance,
     quarter_squared_l2_relevance,
 )
+from placeborag_langchain.stored_values import postgres_values, qdrant_local_values
 from placeborag_langchain.typed_fields import FieldRules
 
 __all__ = ["INTEGRATIONS", "IntegrationFacts", "integration_for"]
@@ -152,7 +153,7 @@ _CHROMA = IntegrationFacts(
 # lc-qdrant-filter-prefix, lc-qdrant-filter-dict, lc-qdrant-ids-generated, lc-qdrant-ids-returned,
 # lc-qdrant-ids-invalid, lc-qdrant-ids-duplicate, lc-qdrant-ids-none, lc-qdrant-get-by-ids,
 # lc-qdrant-delete, lc-qdrant-mmr, lc-qdrant-threshold-strict, lc-qdrant-embedding-probe,
-# lc-qdrant-embedding-probe-mmr, lc-qdrant-existing-collection.
+# lc-qdrant-embedding-probe-mmr, lc-qdrant-existing-collection, lc-qdrant-metadata-json.
 _QDRANT = IntegrationFacts(
     profile="qdrant",
     integration="langchain_qdrant.QdrantVectorStore",
@@ -184,6 +185,7 @@ _QDRANT = IntegrationFacts(
     search_offset=True,
     ignored_search_kwargs=("search_params", "consistency", "hybrid_fusion"),
     named_collections=True,
+    stored_values=qdrant_local_values,  # lc-qdrant-metadata-json
 )
 
 # docs/integrations/langchain.md: lc-faiss-score-l2, lc-faiss-relevance-l2, lc-faiss-mip,
@@ -289,6 +291,7 @@ _PGVECTOR = IntegrationFacts(
     repeat_delete_collection_raises=False,
     named_collections=True,
     from_documents_ids=False,  # lc-pgvector-from-documents-ids
+    stored_values=postgres_values,  # lc-pgvector-refuses-nul, lc-pgvector-refuses-nan
 )
 
 

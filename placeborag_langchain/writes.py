@@ -309,6 +309,10 @@ class Writes:
         def exists(core_id: str) -> bool:
             return self._core.get(core_id, namespace=ns) is not None
 
+        stored_values = self._ids.facts.stored_values
+        if stored_values is not None:
+            # The values as the integration's database holds them, or its error for the batch.
+            docs = stored_values(docs, resolve_ids(docs, ids))
         with self.ordinals.lock:
             self._guard()
             plan = plan_add(self._ids, docs, ids, self.ordinals.value, exists)

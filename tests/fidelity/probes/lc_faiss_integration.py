@@ -434,6 +434,23 @@ def main() -> None:
         and unsized.add_texts(["b"], ids=("b",)) == ("b",),
         f"ids without a length: {refused}; nothing added; a tuple is taken (and returned)",
     )
+    import datetime
+
+    kept_as_given = {
+        "when": datetime.datetime(2024, 1, 2),
+        "raw": b"ab",
+        "bag": {1},
+        "pair": (1, 2),
+        "keys": {1: "x"},
+    }
+    objects = store(["a"])
+    objects.add_texts(["b"], metadatas=[kept_as_given], ids=["b"])
+    got = objects.get_by_ids(["b"])[0].metadata
+    facts.check(
+        "lc-faiss-metadata-objects",
+        got == kept_as_given and type(got["pair"]) is tuple and type(got["bag"]) is set,
+        f"metadata values are kept as the Python objects given: {got}",
+    )
     keyed = store(["a"])
     mixed = keyed.add_documents([Document(page_content="b", id="b"), Document(page_content="c")])
     by_none = [(d.id, d.page_content) for d in keyed.get_by_ids([None])]

@@ -9,6 +9,7 @@ Run: python tests/fidelity/probes/lc_pgvector.py
 
 from __future__ import annotations
 
+import math
 import time
 import warnings
 from typing import Any
@@ -114,6 +115,63 @@ def ids_and_errors(url: str, emb: Any) -> None:
         "ProgrammingError",
         "(psycopg.errors.CardinalityViolation) ON CONFLICT DO UPDATE command cannot "
         "affect row a second time",
+    )
+    json_nul = (
+        "(psycopg.errors.UntranslatableCharacter) unsupported Unicode escape sequence\n"
+        "DETAIL:  \\u0000 cannot be converted to text."
+    )
+    nul = "(psycopg.DataError) PostgreSQL text fields cannot contain NUL (0x00) bytes"
+    vec = emb.embed_query("a")  # texts outside the embedding table: given vectors
+    refused = [
+        error_of(lambda: v1.add_embeddings(["a\x00b"], [vec], ids=["nul-text"])),
+        error_of(lambda: v1.add_texts(["a"], ids=["nul-id\x00"])),
+        # the text's NUL wins over an earlier row's NaN: psycopg checks before PostgreSQL
+        error_of(
+            lambda: v1.add_embeddings(
+                ["a", "b\x00"], [vec] * 2, [{"k": math.nan}, {}], ["n1", "n2"]
+            )
+        ),
+    ]
+    check(
+        "lc-pgvector-refuses-nul",
+        [
+            refused,
+            error_of(lambda: v1.add_texts(["a"], [{"k": {"j": ["a\x00"]}}], ids=["n3"]), 2),
+            error_of(lambda: v1.add_texts(["a"], [{"k\x00": 1}], ids=["n4"]), 2),
+            v1.get_by_ids(["nul-text", "n1", "n2", "n3", "n4"]),
+        ],
+        [
+            [("DataError", nul)] * 3,
+            ("DataError", json_nul),
+            ("DataError", json_nul),
+            [],
+        ],
+    )
+    token = (
+        "(psycopg.errors.InvalidTextRepresentation) invalid input syntax for type json\n"
+        'DETAIL:  Token "{}" is invalid.'
+    )
+    check(
+        "lc-pgvector-refuses-nan",
+        [
+            error_of(lambda: v1.add_texts(["a"], [{"k": [1.0, math.nan]}], ids=["f1"]), 2),
+            error_of(lambda: v1.add_texts(["a"], [{"k": math.inf}], ids=["f2"]), 2),
+            error_of(lambda: v1.add_texts(["a"], [{"k": -math.inf}], ids=["f3"]), 2),
+            # row order: the first row's NaN before the second row's NUL, and before the
+            # repeated id's CardinalityViolation
+            error_of(
+                lambda: v1.add_texts(["a", "b"], [{"k": math.nan}, {"k": "\x00"}], ids=["f4"] * 2),
+                2,
+            ),
+            v1.get_by_ids(["f1", "f2", "f3", "f4"]),
+        ],
+        [
+            ("DataError", token.format("NaN")),
+            ("DataError", token.format("Infinity")),
+            ("DataError", token.format("-Infinity")),
+            ("DataError", token.format("NaN")),
+            [],
+        ],
     )
     documents = [Document(page_content=t, id=f"doc-{t}") for t in ("a", "b")]
     made = PGVector.from_documents(documents, emb, connection=url, collection_name="g3")

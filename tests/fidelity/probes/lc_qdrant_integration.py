@@ -223,6 +223,50 @@ def main() -> None:
         ids.add_texts(t for t in ["a"]) == [],
         "a generator of texts without ids adds nothing and returns [] (silently)",
     )
+    import datetime
+
+    given = {
+        "when": datetime.datetime(2024, 1, 2, 3, 4, 5),
+        "day": datetime.date(2024, 1, 2),
+        "pair": (1, 2),
+        "bag": {1},
+        "keys": {1: "x", 1.5: "y", False: 0, None: 2},
+        "f64": np.float64(1.5),
+        "raw": b"ab",
+        "nan": math.nan,
+    }
+    ids.add_texts(["a"], metadatas=[given], ids=[point(70)])
+    back = {k: v for k, v in ids.get_by_ids([point(70)])[0].metadata.items() if k in given}
+    want = {
+        "when": "2024-01-02T03:04:05",
+        "day": "2024-01-02",
+        "pair": [1, 2],
+        "bag": [1],
+        "keys": {"1": "x", "1.5": "y", "false": 0, "null": 2},
+        "f64": 1.5,
+        "raw": "ab",
+    }
+    refused = [
+        raised(lambda: ids.add_texts(["a"], metadatas=[{"n": np.int64(3)}], ids=[point(71)])),
+        raised(lambda: ids.add_texts(["a"], metadatas=[{"t": {(1, 2): 0}}], ids=[point(72)])),
+    ]
+    facts.check(
+        "lc-qdrant-metadata-json",
+        {k: v for k, v in back.items() if k != "nan"} == want
+        and type(back["f64"]) is float
+        and math.isnan(back["nan"])
+        and [(kind.__name__ if kind else None, text) for kind, text in refused]
+        == [
+            (
+                "PydanticSerializationError",
+                "Unable to serialize unknown type: <class 'numpy.int64'>",
+            ),
+            ("TypeError", "keys must be str, int, float, bool or None, not tuple"),
+        ]
+        and ids.get_by_ids([point(71), point(72)]) == [],
+        f"metadata comes back as its JSON round-trip: {back}; numpy int and tuple key: "
+        f"{refused}; nothing added",
+    )
     got = ids.get_by_ids([point(50), "nope", point(50), "not-a-uuid"])
     facts.check(
         "lc-qdrant-get-by-ids",
