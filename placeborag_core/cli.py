@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import stat
 import sys
 import tempfile
 import traceback
@@ -170,15 +171,30 @@ def _seeded_store(args: argparse.Namespace, err: TextIO) -> FakeVectorStore:
 
 
 def _write_atomically(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary file and a rename, so a reader never sees
+    half a manifest. The file gets the mode a plain ``open()`` would give it (the umask's), or
+    keeps the mode of the file it replaces, not the temporary file's private 0600."""
     directory = path.parent if str(path.parent) else Path()
+    mode = _mode_for(path)
     handle, temporary = tempfile.mkstemp(dir=directory, prefix=f".{path.name}.", suffix=".tmp")
     try:
+        os.chmod(temporary, mode)
         with os.fdopen(handle, "w", encoding="utf-8") as stream:
             stream.write(text)
         os.replace(temporary, path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+def _mode_for(path: Path) -> int:
+    """The permission bits for ``path``: its own if it exists, else 0o666 less the umask."""
+    try:
+        return stat.S_IMODE(path.stat().st_mode)
+    except FileNotFoundError:
+        umask = os.umask(0o022)  # reading the umask means setting it; restored at once
+        os.umask(umask)
+        return 0o666 & ~umask
 
 
 def _run_seed(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:

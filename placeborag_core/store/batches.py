@@ -23,6 +23,7 @@ from placeborag_core.store.inputs import (
     given_vectors,
     unpack,
 )
+from placeborag_core.store.numpy_scalars import python_scalars
 from placeborag_core.store.partition import Batch
 
 if TYPE_CHECKING:
@@ -96,7 +97,8 @@ class BatchBuilder:
         """Validate every record and return the float32 block to store, one row per record.
 
         Records without a vector are embedded with one ``embed_many`` call, after every given
-        vector has been checked; all rows must share one width.
+        vector has been checked; all rows must share one width. numpy scalars in a record's
+        metadata are replaced in ``raw`` by Python numbers, once the profile's rule has run.
         """
         given_raw: dict[int, Any] = {}
         missing: list[int] = []
@@ -105,7 +107,10 @@ class BatchBuilder:
         for index, (record_id, text, metadata, vector) in enumerate(raw):
             if rule is not None and metadata:
                 rule(metadata)
-            check_metadata(record_id, metadata, nested)
+            converted = python_scalars(metadata)
+            if converted is not metadata:
+                raw[index] = (record_id, text, converted, vector)
+            check_metadata(record_id, converted, nested)
             if vector is not None:
                 given_raw[index] = vector
             elif text is None:

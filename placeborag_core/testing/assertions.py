@@ -24,6 +24,7 @@ from placeborag_core.testing.explanation import explain
 
 if TYPE_CHECKING:
     from placeborag_core.records import Match, Trace
+    from placeborag_core.store.reading import Where
     from placeborag_core.store.vector_store import FakeVectorStore
 
 __all__ = ["assert_top_k", "assert_top_k_unordered"]
@@ -37,7 +38,7 @@ def assert_top_k(
     expected_ids: Sequence[str],
     k: int | None = None,
     *,
-    where: Mapping[str, Any] | None = None,
+    where: Where | None = None,
     namespace: str = "",
 ) -> list[Match]:
     """Assert that ``expected_ids`` are the first results of the query, in this order.
@@ -56,7 +57,7 @@ def assert_top_k_unordered(
     expected_ids: Sequence[str],
     k: int | None = None,
     *,
-    where: Mapping[str, Any] | None = None,
+    where: Where | None = None,
     namespace: str = "",
 ) -> list[Match]:
     """Assert that every id of ``expected_ids`` is among the top ``k`` results, in any order."""
@@ -92,7 +93,7 @@ def _check(
     expected_ids: Sequence[str],
     *,
     k: int | None,
-    where: Mapping[str, Any] | None,
+    where: Where | None,
     namespace: str,
     ordered: bool,
 ) -> list[Match]:
@@ -127,6 +128,22 @@ def _score(trace: Trace) -> str:
     return "" if trace.score is None else f" (score {trace.score:.6f})"
 
 
+def _show_where(where: Where | None) -> str:
+    """A ``where=`` filter in the message: a mapping or an expression as written, a callable or a
+    compiled predicate by its name (its source is not at hand)."""
+    if isinstance(where, Mapping):
+        return shown(dict(where))
+    if isinstance(where, str):
+        return shown(where)
+    name = getattr(where, "__qualname__", None) or type(where).__name__
+    return f"<{name}>"
+
+
+def _filters(where: Where | None) -> bool:
+    """Whether ``where`` can exclude anything: None and an empty mapping are "no filter"."""
+    return where is not None and not (isinstance(where, Mapping) and not where)
+
+
 def _show_query(query: _QueryLike) -> str:
     if isinstance(query, str):
         return repr(query)
@@ -143,7 +160,7 @@ class _Report:
         ids: list[str],
         *,
         k: int,
-        where: Mapping[str, Any] | None,
+        where: Where | None,
         namespace: str,
         matches: list[Match],
         ordered: bool,
@@ -178,7 +195,7 @@ class _Report:
         profile = self.store.profile
         context = [f"query {_show_query(self.query)}"]
         if self.where is not None:
-            context.append(f"where={shown(dict(self.where))}")
+            context.append(f"where={_show_where(self.where)}")
         if self.namespace:
             context.append(f"namespace={shown(self.namespace)}")
         settings = [f"profile {shown(profile.name)}", f"metric {shown(profile.metric)}"]
@@ -196,12 +213,18 @@ class _Report:
         width = max(len(repr(m.id)) for m in self.matches)
         lines = [f"ranked results (score: {_direction(self.store)}):"]
         for rank, match in enumerate(self.matches, start=1):
-            mark = "  (orphaned id: deleted, still indexed)" if match.text is None else ""
+            mark = "  (orphaned id: deleted, still indexed)" if self._orphaned(match.id) else ""
             if match.id in self.ids:
                 position = self.ids.index(match.id) + 1
                 mark += "  <- expected" + (f" at {position}" if self.ordered else "")
             lines.append(f"  {rank:>3}. {match.id!r:<{width}}  {match.score:.6f}{mark}")
         return lines
+
+    def _orphaned(self, record_id: str) -> bool:
+        """Whether a returned id is an orphan (deleted, still indexed), as the store's trace says;
+        a record stored with a vector and no text is not one."""
+        trace = self.traces.get(record_id)
+        return trace is not None and trace.status == "orphaned"
 
     def _expected(self) -> list[str]:
         lines = []
@@ -227,7 +250,7 @@ class _Report:
         if trace.status == "ranked":
             score = f"score {trace.score:.6f}" if trace.score is not None else "no score"
             where = f"rank {trace.rank} with an unlimited k ({score})"
-            if store.filter_mode == "post" and self.where is not None:
+            if store.filter_mode == "post" and _filters(self.where):
                 overall = self._unfiltered_rank(trace.id)
                 return (
                     f"cut by post-filtering: it passes the filter and would be {where},\n"
@@ -238,7 +261,7 @@ class _Report:
         if trace.status == "filtered_out":
             record = store.get(trace.id, namespace=self.namespace)
             metadata = record.metadata if record is not None else {}
-            where = shown(dict(self.where or {}))
+            where = _show_where(self.where)
             return f"filtered out by where={where} (its metadata: {shown(metadata)})"
         if trace.status == "lost_to_recall":
             return (
@@ -289,14 +312,17 @@ class _Report:
         else:
             rival = self.matches[0]
         missing = self.store.get(culprit, namespace=self.namespace)
-        if rival.text is None:
+        if self._orphaned(rival.id):
             orphan = (
                 f"{shown(rival.id)} is an orphaned id (deleted, still indexed): it has no text to "
                 "explain, and compact() would remove it"
             )
             return ["", orphan]
-        if missing is None or missing.text is None:
+        if missing is None:
             return []
+        if rival.text is None or missing.text is None:
+            textless = rival.id if rival.text is None else culprit
+            return ["", f"{shown(textless)} was stored without text: explain() needs a text"]
         embedder = self.store.embedder
         lines = ["", f"why {shown(rival.id)} ranks above {shown(culprit)}:"]
         for record_id, text in ((rival.id, rival.text), (culprit, missing.text)):

@@ -15,14 +15,13 @@ Scores are similarities: higher is better, in [0, 1].
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from types import MappingProxyType
 from typing import Any
 
 from placeborag_core.messages import shown
 from placeborag_core.records import Match
+from placeborag_core.testing.read_only import ReadOnlyDict
 from placeborag_core.unicode_text import require_unicode
 
 __all__ = [
@@ -58,7 +57,7 @@ class CannedChunk:
                 f"CannedChunk {shown(self.id)}: metadata must be a mapping, got "
                 f"{type(self.metadata).__name__} {shown(self.metadata)}"
             )
-        object.__setattr__(self, "metadata", MappingProxyType(dict(self.metadata)))
+        object.__setattr__(self, "metadata", ReadOnlyDict(self.metadata))
 
     def as_match(self) -> Match:
         """This chunk as a core :class:`Match` (``similarity`` equals ``score``)."""
@@ -140,11 +139,12 @@ def _text(value: Any, what: str, *, empty: bool = True) -> None:
 
 
 def _number(value: Any, what: str) -> None:
-    """TypeError unless ``value`` is an int or float (not bool), ValueError unless finite."""
-    allowed = "a finite int or float (a similarity, higher is better)"
+    """TypeError unless ``value`` is an int or float (not bool), ValueError unless it is in
+    [0, 1] (which also refuses NaN)."""
+    allowed = "an int or float in [0, 1] (a similarity, higher is better)"
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise TypeError(f"{what} must be {allowed}, got {type(value).__name__} {shown(value)}")
-    if not math.isfinite(value):
+    if not 0.0 <= value <= 1.0:
         raise ValueError(f"{what} must be {allowed}, got {shown(value)}")
 
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -259,3 +261,23 @@ def test_demo_shows_the_installed_adapters(capsys: pytest.CaptureFixture[str]) -
     _, out, _ = _run(capsys, "demo")
     assert "LangChain   PlaceboVectorStore(profile='chroma')" in out
     assert "LlamaIndex  PlaceboVectorStore(profile='chroma')" in out
+
+
+@pytest.mark.parametrize("umask", [0o022, 0o077, 0o002])
+def test_seed_gives_a_new_manifest_the_umasks_mode(docs: Path, tmp_path: Path, umask: int) -> None:
+    manifest = tmp_path / "seed-manifest.json"
+    previous = os.umask(umask)
+    try:
+        assert main(["seed", str(docs), "--manifest", str(manifest)]) == 0
+    finally:
+        os.umask(previous)
+    assert stat.S_IMODE(manifest.stat().st_mode) == 0o666 & ~umask
+
+
+def test_seed_keeps_the_mode_of_the_manifest_it_replaces(docs: Path, tmp_path: Path) -> None:
+    manifest = tmp_path / "seed-manifest.json"
+    manifest.write_text("{}")
+    manifest.chmod(0o640)
+    assert main(["seed", str(docs), "--manifest", str(manifest)]) == 0
+    assert stat.S_IMODE(manifest.stat().st_mode) == 0o640
+    assert Manifest.load(manifest).namespaces

@@ -174,6 +174,46 @@ def test_an_orphan_that_misses_the_cut_is_named() -> None:
     assert "deleted, but its id lingers in the index (orphaned_ids=True)" in message
 
 
+def is_hungarian(record: Any) -> bool:
+    return bool(record.metadata["lang"] == "hu")
+
+
+@pytest.mark.parametrize(
+    ("profile", "where", "shown"),
+    [
+        ("default", is_hungarian, "<is_hungarian>"),
+        ("milvus", 'lang == "hu"', "'lang == \"hu\"'"),
+    ],
+    ids=["callable", "milvus-expression"],
+)
+@pytest.mark.parametrize("check", [assert_top_k, assert_top_k_unordered])
+def test_a_where_that_is_not_a_mapping_is_shown_as_written(
+    profile: str, where: Any, shown: str, check: Any
+) -> None:
+    store = build(profile=profile)
+    message = failure(check, store, QUERY, ["en-1"], k=2, where=where)
+    assert f"where={shown}" in message.splitlines()[1]
+    assert f"  'en-1': missing: filtered out by where={shown} (its metadata: " in message
+
+
+def test_an_empty_where_under_post_filtering_is_no_filter() -> None:
+    store = build(filter_mode="post")
+    last = ranking(store)[-1]
+    message = failure(assert_top_k_unordered, store, QUERY, [last], k=2, where={})
+    assert f"  {last!r}: missing: outside the top-2: it is rank 6 with an unlimited k" in message
+    assert "post-filtering" not in message
+
+
+def test_a_record_stored_without_text_is_not_called_orphaned() -> None:
+    store = build()
+    store.upsert("vec-1", None, vector=store.embedder.embed(QUERY))
+    second = ranking(store)[1]
+    message = failure(assert_top_k, store, QUERY, [second])
+    assert "orphaned" not in message
+    assert "    1. 'vec-1'  1.000000\n" in message
+    assert message.endswith("'vec-1' was stored without text: explain() needs a text")
+
+
 def test_an_unknown_id_and_one_in_another_namespace() -> None:
     store = build()
     store.upsert("elsewhere", "refund policy", namespace="tenant-b")

@@ -43,3 +43,23 @@ def test_an_empty_id_a_non_finite_score_or_bad_unicode_is_a_value_error(
 ) -> None:
     with pytest.raises(ValueError, match=r"must be|not valid Unicode"):
         build()
+
+
+@pytest.mark.parametrize(
+    ("build", "shown"),
+    [
+        (lambda: CannedChunk("a", "text", 7), "7"),
+        (lambda: CannedChunk("a", "text", -3), "-3"),
+        (lambda: CannedChunk("a", "text", 1.0000001), "1.0000001"),
+        (lambda: weak_chunk(score=0.9, floor=2.0), "2.0"),
+        (lambda: ContextState("n", "q", (), "e", score_floor=-0.5), "-0.5"),
+    ],
+)
+def test_a_score_outside_zero_to_one_is_a_value_error(build: Callable[[], Any], shown: str) -> None:
+    with pytest.raises(ValueError, match=rf"must be an int or float in \[0, 1\] .*, got {shown}$"):
+        build()
+
+
+def test_the_ends_of_the_range_are_scores() -> None:
+    assert CannedChunk("a", "text", 0).score == 0
+    assert weak_chunk(score=0.0, floor=1.0).score_floor == 1.0

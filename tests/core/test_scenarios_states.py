@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import copy
 import dataclasses
+import json
+import pickle
 
 import pytest
 
@@ -129,3 +132,33 @@ def test_states_are_immutable_and_conversions_are_copies() -> None:
 
 def test_builders_return_equal_fresh_values() -> None:
     assert missing_metadata() == missing_metadata()
+
+
+@pytest.mark.parametrize("name", sorted(context_states()))
+def test_states_pickle_deep_copy_and_dump_as_plain_data(name: str) -> None:
+    state = context_states()[name]
+    assert pickle.loads(pickle.dumps(state)) == state
+    assert copy.deepcopy(state) == state
+    for chunk in state.chunks:
+        assert json.loads(json.dumps(chunk.metadata)) == dict(chunk.metadata)
+        assert dataclasses.asdict(chunk) == chunk.as_dict()
+
+
+def test_copies_of_the_metadata_stay_read_only() -> None:
+    chunk = CannedChunk("a", "text", 0.5, {"k": "v"})
+    for metadata in (
+        pickle.loads(pickle.dumps(chunk)).metadata,
+        copy.deepcopy(chunk).metadata,
+        copy.copy(chunk.metadata),
+    ):
+        assert isinstance(metadata, dict)
+        with pytest.raises(TypeError, match="read-only; copy it with dict"):
+            metadata["k"] = "changed"
+        with pytest.raises(TypeError, match="read-only"):
+            metadata.update(k=1)
+        with pytest.raises(TypeError, match="read-only"):
+            metadata.pop("k")
+        with pytest.raises(TypeError, match="read-only"):
+            del metadata["k"]
+    assert chunk.metadata == {"k": "v"}
+    assert dict(chunk.metadata) | {"k": 1} == {"k": 1}

@@ -156,3 +156,61 @@ def test_an_adapter_plugin_can_be_disabled_by_name(tmp_path: Path) -> None:
     test_file.write_text("def test_uses_it(langchain_vector_store):\n    pass\n")
     output = _pytest(test_file, (), "-q", "-p", "no:placeborag_langchain")
     assert "fixture 'langchain_vector_store' not found" in output
+
+
+ADAPTER_MARKERS = """
+import pytest
+
+pytestmark = pytest.mark.placeborag(profile="qdrant", {options})
+
+
+def test_uses_it({fixture}):
+    pass
+
+
+def test_core_under_the_shared_marker(fake_vector_store):
+    assert fake_vector_store.profile.name == "qdrant"
+
+
+@pytest.mark.placeborag({options})
+def test_core_with_the_option_on_itself(fake_vector_store):
+    pass
+"""
+
+
+@pytest.mark.parametrize(
+    ("blocked", "options", "fixture", "extra"),
+    [
+        (LANGCHAIN, 'namespace="a", collection_name="kb"', "langchain_vector_store", "langchain"),
+        (LANGCHAIN, 'distance_strategy="COSINE"', "langchain_vector_store", "langchain"),
+        (LLAMAINDEX, 'namespace="tenant-a"', "llamaindex_vector_store", "llamaindex"),
+        ((), 'namespace="tenant-a"', "fake_embedder", ""),
+    ],
+    ids=["langchain-namespace", "langchain-distance", "llamaindex-namespace", "both-installed"],
+)
+def test_adapter_options_mean_the_same_under_every_install(
+    tmp_path: Path, blocked: tuple[str, ...], options: str, fixture: str, extra: str
+) -> None:
+    test_file = tmp_path / "test_adapter_markers.py"
+    test_file.write_text(ADAPTER_MARKERS.format(options=options, fixture=fixture))
+    output = _pytest(test_file, blocked, "-q")
+    assert "unknown placeborag option" not in output
+    assert "ERROR at setup of test_core_with_the_option_on_itself" in output
+    assert "is an adapter option: only the fixtures " in output
+    if extra:
+        assert "1 passed, 2 errors" in output, output
+        assert f"\nfixture {fixture!r} is unavailable: placeborag_{extra} needs " in output
+        assert f'install it with: pip install "placeborag[{extra}]"\n' in output
+    else:
+        assert "2 passed, 1 error" in output, output
+
+
+def test_the_core_knows_each_adapters_options_as_the_adapter_declares_them() -> None:
+    import placeborag_langchain.pytest_plugin as langchain_plugin
+    import placeborag_llamaindex.pytest_plugin as llamaindex_plugin
+    from placeborag_core.testing.adapter_options import ADAPTER_OPTIONS
+
+    declared = {e.value for e in entry_points(group="placeborag.fixtures")}
+    assert set(ADAPTER_OPTIONS) == declared
+    for plugin in (langchain_plugin, llamaindex_plugin):
+        assert sorted(ADAPTER_OPTIONS[plugin.__name__]) == sorted(plugin.EXTRA_OPTIONS)

@@ -168,3 +168,55 @@ def test_marker_on_a_parametrized_case_applies_to_that_case_only(
         """
     )
     isolated.runpytest("-p", "no:randomly").assert_outcomes(passed=2)
+
+
+@pytest.mark.parametrize(
+    ("fixtures", "kwargs", "factory"),
+    [
+        ("fake_embedder", {"recall": 1.5}, FakeVectorStore),
+        ("fake_embedder", {"metric": "l2"}, FakeVectorStore),
+        ("", {"dimensions": 3}, FakeEmbedder),
+        ("", {"profile": "pinecone"}, FakeVectorStore),
+    ],
+    ids=["store-value-embedder-test", "store-metric-embedder-test", "no-fixture", "no-fixture-2"],
+)
+def test_a_bad_value_fails_tests_that_do_not_build_its_object(
+    isolated: pytest.Pytester, fixtures: str, kwargs: dict[str, object], factory: type
+) -> None:
+    options = ", ".join(f"{name}={value!r}" for name, value in kwargs.items())
+    isolated.makepyfile(
+        f"""
+        import pytest
+
+        pytestmark = pytest.mark.placeborag({options})
+
+        def test_not_building_it({fixtures}):
+            pass
+        """
+    )
+    result = isolated.runpytest("-p", "no:randomly")
+    result.assert_outcomes(errors=1)
+    message = _constructor_message(factory, **kwargs)
+    result.stdout.fnmatch_lines(
+        [
+            "*ERROR at setup of test_not_building_it*",
+            literal(f"placeborag marker options {kwargs!r} rejected by {factory.__name__}: ")
+            + literal(message.splitlines()[0])
+            + "*",
+        ]
+    )
+    assert_message_only(result)
+
+
+def test_good_values_on_an_unused_object_pass(isolated: pytest.Pytester) -> None:
+    isolated.makepyfile(
+        """
+        import pytest
+
+        pytestmark = pytest.mark.placeborag(profile="chroma", metric="l2", recall=0.5)
+
+        def test_embedder_only(fake_embedder):
+            assert fake_embedder.dimensions == 384
+        """
+    )
+    isolated.runpytest("-p", "no:randomly").assert_outcomes(passed=1)
