@@ -8,9 +8,10 @@ list of node ids is expected would otherwise be read as its characters.
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import os
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 
 from llama_index.core.schema import BaseNode
 from llama_index.core.vector_stores.types import (
@@ -147,15 +148,26 @@ def _unicode_leaf(leaf: MetadataFilter, where: str) -> None:
             require_unicode(value, f"{where}.value")
 
 
-def query(value: object) -> VectorStoreQuery:
+def query(
+    value: object, top_k_not_int: Callable[[object], int | None] | None = None
+) -> VectorStoreQuery:
     """The ``query`` of ``query``: a ``VectorStoreQuery`` whose fields the store reads are of the
-    declared types (it is a dataclass, so nothing checked them when it was built)."""
+    declared types (it is a dataclass, so nothing checked them when it was built).
+
+    A ``similarity_top_k`` that is not an int goes, for a query with embedding, to
+    ``top_k_not_int`` (the integration's rule, ``IntegrationFacts.top_k_not_int``): the k it
+    returns replaces it in a copy of the query; None, or no rule, refuses it with ``TypeError``.
+    """
     if not isinstance(value, VectorStoreQuery):
         raise TypeError(f"query must be a VectorStoreQuery, got {type(value).__name__}")
     k = value.similarity_top_k
-    if isinstance(k, bool) or not isinstance(k, int):
-        raise TypeError(f"query.similarity_top_k must be an int >= 1, got {shown(k)}")
     embedding = value.query_embedding
+    if isinstance(k, bool) or not isinstance(k, int):
+        ranked = embedding is not None and _is_list(embedding) and len(embedding) > 0
+        read = top_k_not_int(k) if top_k_not_int is not None and ranked else None
+        if read is None:
+            raise TypeError(f"query.similarity_top_k must be an int >= 1, got {shown(k)}")
+        value = dataclasses.replace(value, similarity_top_k=read)
     if embedding is not None and not _is_list(embedding):
         raise TypeError(
             "query.query_embedding must be a list of floats or None, got "

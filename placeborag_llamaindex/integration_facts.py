@@ -140,7 +140,10 @@ class IntegrationFacts:
         ignored_query_kwargs: query keywords the integration accepts that change nothing for
             an exact search in memory (``PGVectorStore``'s index tuning ``ivfflat_probes``,
             ``hnsw_ef_search``; ``QdrantVectorStore``'s ``search_params``, whose ``exact`` and
-            ``hnsw_ef`` tune the approximate index).
+            ``hnsw_ef`` tune the approximate index), and ``where`` where the real ``query``
+            never reads it (``QdrantVectorStore``, ``MilvusVectorStore``, ``PGVectorStore``,
+            ``FaissVectorStore``: any value, even beside ``filters``, changes nothing); elsewhere
+            ``where`` takes the core dialect (LanceDB rows: also the engine's SQL).
         delete_nodes_unrestricted: ``delete_nodes`` with neither ids nor filters: ``"refuse"``
             (the real stores delete every node) or ``"nothing"`` (the real store returns
             without deleting; ``[]`` ids then mean no id restriction when filters are given).
@@ -189,6 +192,12 @@ class IntegrationFacts:
         dropped_by_clear: what the calls raise while the engine has no collection: after a
             real ``clear()`` that drops it, and before the first ``add`` where that creates it
             (None: the collection always exists; ``clear()`` empties it).
+        top_k_not_int: what the integration makes of a ``similarity_top_k`` that is not an int
+            (a bool included) in a query with embedding: the k it searches with, or None to
+            refuse it with our ``TypeError``; it may raise the real store's error
+            (``ChromaVectorStore``: Chroma's ``ValueError``; ``QdrantVectorStore`` and
+            ``PGVectorStore`` search with 2 for 2.0). None: every such value is refused, as is
+            every one in a query without embedding.
         evidence: (fact, where it is documented) pairs.
     """
 
@@ -242,6 +251,7 @@ class IntegrationFacts:
     default_metric: str | None = None
     expression_schema: Schema | None = None
     dropped_by_clear: DroppedByClear | None = None
+    top_k_not_int: Callable[[object], int | None] | None = None
     evidence: tuple[tuple[str, str], ...] = ()
 
     def __post_init__(self) -> None:

@@ -104,6 +104,20 @@ def _numpy_float32(score: float) -> float:
     return result
 
 
+def _chroma_top_k(k: object) -> int | None:
+    # li-chroma-top-k-not-int: Collection.query checks isinstance(n_results, int) (True is 1)
+    if isinstance(k, int):
+        return None  # a bool, which Chroma takes as an int: refused here
+    raise ValueError(f"Expected requested number of results to be a int, got {k} in query.")
+
+
+def _integral_float_top_k(k: object) -> int | None:
+    # li-qdrant-top-k-integral-float: the client's limit and PGVectorStore's LIMIT take 2.0 as 2
+    if isinstance(k, float) and k.is_integer():
+        return int(k)
+    return None
+
+
 _DEFAULT = IntegrationFacts(
     profile="default",
     integration="PlaceboVectorStore (no real counterpart: the clean profile)",
@@ -145,6 +159,7 @@ _CHROMA = IntegrationFacts(
     forwarded_kwargs=("Collection.query", "Collection.get"),
     get_nodes_empty_ids="everything",
     delete_nodes_needs_ids=True,
+    top_k_not_int=_chroma_top_k,
     unranked_score=None,
     get_nodes_with_embedding=False,
     call_errors=MappingProxyType(
@@ -212,11 +227,14 @@ _QDRANT = IntegrationFacts(
     mmr="ignored",
     get_nodes_empty_ids="nothing",
     delete_nodes_needs_ids=False,
+    top_k_not_int=_integral_float_top_k,
     unranked_score=1.0,
     get_nodes_with_embedding=True,
     get_nodes_limit=True,
     native_filter_kwarg="qdrant_filters",
-    ignored_query_kwargs=("search_params",),  # HNSW tuning (exact, hnsw_ef): the search is exact
+    # search_params: HNSW tuning (exact, hnsw_ef), the search is exact; where: never read
+    # (li-qdrant-where-kwarg-ignored)
+    ignored_query_kwargs=("search_params", "where"),
     dropped_by_clear=_QDRANT_NO_COLLECTION,
     # Metadata keys are the payload's own and the text lives inside "_node_content"; a HasId
     # condition can only name a node by its id, a UUID str.
@@ -314,6 +332,7 @@ _MILVUS = IntegrationFacts(
     mmr_fallback=False,
     get_nodes_empty_ids="nothing",
     delete_nodes_needs_ids=False,
+    ignored_query_kwargs=("where",),  # never read by the real query
     unranked_score=None,
     get_nodes_with_embedding=True,
     default_metric="ip",
@@ -392,11 +411,12 @@ _PGVECTOR = IntegrationFacts(
     mmr_scores="objective",
     get_nodes_empty_ids="everything",
     delete_nodes_needs_ids=False,
+    top_k_not_int=_integral_float_top_k,
     unranked_score=0,  # a NULL distance (no embedding) is reported as the int 0
     get_nodes_with_embedding=True,
     metrics=("cosine",),
     mmr_threshold_first="query",
-    ignored_query_kwargs=("ivfflat_probes", "hnsw_ef_search"),
+    ignored_query_kwargs=("ivfflat_probes", "hnsw_ef_search", "where"),  # where: never read
     delete_nodes_unrestricted="nothing",
     call_errors=MappingProxyType(
         {
@@ -489,6 +509,7 @@ _FAISS = IntegrationFacts(
     mmr="ignored",
     get_nodes_empty_ids="nothing",
     delete_nodes_needs_ids=False,
+    ignored_query_kwargs=("where",),  # never read by the real query
     unranked_score=None,
     get_nodes_with_embedding=False,
     stores_text=False,

@@ -106,7 +106,11 @@ class QueryOptions:
             )
         native = integration.native_filter_kwarg
         native_filter = None if native is None else kwargs.get(native)
-        if native_filter is not None and kwargs.get("where") is not None:
+        # where= is read where the real store reads it (Chroma's native filter, LanceDB's SQL);
+        # QdrantVectorStore, MilvusVectorStore, PGVectorStore and FaissVectorStore never look
+        # at it (li-qdrant-where-kwarg-ignored), so their rows list it as ignored
+        reads_where = "where" not in integration.ignored_query_kwargs
+        if reads_where and native_filter is not None and kwargs.get("where") is not None:
             raise ValueError(
                 f"{native} and where cannot be combined: each replaces the query's filters"
             )
@@ -132,7 +136,7 @@ class QueryOptions:
         if consumed:
             _refuse_forwarded(kwargs, query, integration, consumed)
         fetch_k = _fetch_k(kwargs)
-        where = _where(kwargs, query, integration)
+        where = _where(kwargs, query, integration) if reads_where else None
         return cls(
             mmr=mmr,
             mmr_threshold=threshold,

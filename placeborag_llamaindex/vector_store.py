@@ -383,15 +383,17 @@ class PlaceboVectorStore(PersistenceMethods, EngineOnlyMethods, BasePydanticVect
         pgvector reads ``query.mmr_threshold`` first), ``mmr_prefetch_factor``/``mmr_prefetch_k``
         (chroma, milvus and pgvector profiles),
         ``fetch_k`` (candidates before a post-filter), ``where`` (a core-dialect filter, not
-        combinable with ``query.filters``), ``where_document`` (Chroma's filter on the node
-        text, applied with the other filters; ``ChromaVectorStore`` forwards it to Chroma, as its
-        source shows) and ``qdrant_filters`` (qdrant profile: a ``qdrant_client.models.Filter``
-        on the payload, which replaces ``filters``, ``doc_ids`` and ``node_ids``, as in
-        ``QdrantVectorStore``: ``docs/integrations/llamaindex.md#li-qdrant-native-filter``).
+        combinable with ``query.filters``; accepted and ignored by the qdrant, milvus, pgvector
+        and faiss profiles, as their real stores never read it), ``where_document`` (Chroma's
+        filter on the node text, applied with the other filters; ``ChromaVectorStore`` forwards
+        it to Chroma, as its source shows) and ``qdrant_filters`` (qdrant profile: a
+        ``qdrant_client.models.Filter`` on the payload, which replaces ``filters``, ``doc_ids``
+        and ``node_ids``, as in ``QdrantVectorStore``:
+        ``docs/integrations/llamaindex.md#li-qdrant-native-filter``).
         A query without embedding lists the records that pass, in listing order. Modes that
         need a sparse index or a learner raise ``NotImplementedError`` naming them.
         """
-        query = inputs.query(query)
+        query = inputs.query(query, self._facts.top_k_not_int)
         call = "query(embedding)" if query.query_embedding else "query(no embedding)"
         return self._after_clear(call, lambda: self._query(query, kwargs))
 

@@ -258,6 +258,32 @@ def test_qdrant_native_filters_agree(qdrant_filters):
         )
 
 
+@pytest.mark.parametrize("where", [{"color": "red"}, "color == 'red'", 7], ids=repr)
+def test_qdrant_where_kwarg_is_ignored_as_by_the_real_store(where):
+    # li-qdrant-where-kwarg-ignored: QdrantVectorStore never reads vector_store_kwargs["where"]
+    real = build_index(real_store("qdrant"), make_nodes())
+    fake = build_index(PlaceboVectorStore(profile="qdrant"), make_nodes())
+    blue = MetadataFilters(filters=[MetadataFilter(key="color", value="blue")])
+    for filters in (None, blue):
+        kwargs = {"vector_store_kwargs": {"where": where}}
+        assert_same(
+            outcome(retrieve(real, filters, **kwargs)), outcome(retrieve(fake, filters, **kwargs))
+        )
+
+
+@pytest.mark.parametrize("profile", ["chroma", "qdrant"])
+@pytest.mark.parametrize("k", [None, 2.0], ids=repr)
+def test_top_k_that_is_no_int_agrees(profile, k):
+    # li-chroma-top-k-not-int, li-qdrant-top-k-integral-float; qdrant's None: both TypeError
+    real = build_index(real_store(profile), make_nodes())
+    fake = build_index(PlaceboVectorStore(profile=profile), make_nodes())
+    theirs, ours = outcome(retrieve(real, k=k)), outcome(retrieve(fake, k=k))
+    if theirs[0] == "raises" and profile == "qdrant":
+        assert (ours[0], ours[1]) == (theirs[0], theirs[1])  # the messages differ
+    else:
+        assert_same(theirs, ours)
+
+
 def _raised(call):
     """The exception type and message ``call`` raises (None, None if it returns)."""
     try:

@@ -443,8 +443,10 @@ def test_qdrant_filters_kwarg_replaces_the_query_filters_under_the_qdrant_profil
         must=[SimpleNamespace(has_id=[ID["c"], "not-a-uuid", 7])], should=None, must_not=None
     )
     assert store.query(VectorStoreQuery(query_embedding=Q), qdrant_filters=only).ids == [ID["c"]]
-    with pytest.raises(ValueError, match="qdrant_filters and where cannot be combined"):
-        store.query(VectorStoreQuery(query_embedding=Q), qdrant_filters=red, where={"n": 1})
+    # li-qdrant-where-kwarg-ignored: QdrantVectorStore never reads where, so it cannot conflict
+    six = VectorStoreQuery(query_embedding=Q, similarity_top_k=6)
+    beside = store.query(six, qdrant_filters=red, where={"n": 1})
+    assert [LETTER[i] for i in beside.ids] == ["a", "c", "f"]
     for profile in ("default", "chroma"):
         with pytest.raises(TypeError, match="qdrant_filters needs profile 'qdrant'"):
             filled(profile).query(VectorStoreQuery(query_embedding=Q), qdrant_filters=red)
@@ -460,6 +462,64 @@ def test_native_where_kwarg_and_its_conflict_with_filters():
         ValueError, match="Cannot specify metadata filters via both query and kwargs"
     ):
         store.query(VectorStoreQuery(query_embedding=Q, filters=RED), where={"n": 1})
+
+
+def test_chroma_where_must_be_a_mapping():
+    with pytest.raises(TypeError, match="where must be a mapping"):
+        filled("chroma").query(VectorStoreQuery(query_embedding=Q), where="color == red")
+
+
+@pytest.mark.parametrize("profile", ["qdrant", "milvus", "pgvector", "faiss"])
+def test_where_kwarg_is_ignored_where_the_real_query_never_reads_it(profile):
+    # li-qdrant-where-kwarg-ignored: QdrantVectorStore, MilvusVectorStore, PGVectorStore and
+    # FaissVectorStore never read vector_store_kwargs["where"]: any value, even beside filters
+    store = filled(profile)
+    query = VectorStoreQuery(query_embedding=Q, similarity_top_k=6)
+    plain = store.query(query).ids
+    assert len(plain) == 6
+    for where in ({"n": {"$gt": 4}}, "color == red", 7):
+        assert store.query(query, where=where).ids == plain
+    if profile != "faiss":  # FaissVectorStore refuses every filter
+        filtered = VectorStoreQuery(query_embedding=Q, similarity_top_k=6, filters=RED)
+        assert store.query(filtered, where={"n": 1}).ids == store.query(filtered).ids
+
+
+CHROMA_TOP_K = "Expected requested number of results to be a int, got {} in query."
+
+
+@pytest.mark.parametrize("k", [None, 2.0, 2.5])
+def test_chroma_raises_chromas_value_error_for_a_top_k_that_is_no_int(k):
+    # li-chroma-top-k-not-int: Collection.query refuses any n_results that is not an int
+    store = filled("chroma")
+    with pytest.raises(ValueError, match=re.escape(CHROMA_TOP_K.format(k))):
+        store.query(VectorStoreQuery(query_embedding=Q, similarity_top_k=k))
+
+
+@pytest.mark.parametrize("profile", ["qdrant", "pgvector"])
+def test_qdrant_and_pgvector_search_with_an_integral_float_top_k(profile):
+    # li-qdrant-top-k-integral-float (PGVectorStore's LIMIT 2.0 likewise: the same two nodes)
+    store = filled(profile)
+    two = store.query(VectorStoreQuery(query_embedding=Q, similarity_top_k=2))
+    assert store.query(VectorStoreQuery(query_embedding=Q, similarity_top_k=2.0)).ids == two.ids
+    mmr = VectorStoreQueryMode.MMR
+    assert (
+        len(store.query(VectorStoreQuery(query_embedding=Q, similarity_top_k=2.0, mode=mmr)).ids)
+        == 2
+    )
+    for k in (2.5, None, True):  # not measured further: still refused
+        with pytest.raises(TypeError, match="similarity_top_k must be an int >= 1"):
+            store.query(VectorStoreQuery(query_embedding=Q, similarity_top_k=k))
+
+
+@pytest.mark.parametrize("profile", ["default", "chroma", "qdrant", "milvus", "pgvector"])
+def test_other_top_k_that_is_no_int_stays_refused(profile):
+    # without embedding (a listing) every profile refuses it; default and milvus refuse it always
+    store = filled(profile)
+    with pytest.raises(TypeError, match=r"similarity_top_k must be an int >= 1, got 2\.0"):
+        store.query(VectorStoreQuery(similarity_top_k=2.0))
+    if profile in ("default", "milvus"):
+        with pytest.raises(TypeError, match=r"similarity_top_k must be an int >= 1, got 2\.0"):
+            store.query(VectorStoreQuery(query_embedding=Q, similarity_top_k=2.0))
 
 
 def test_post_filter_mode_and_fetch_k_go_to_the_core():
@@ -683,7 +743,6 @@ def test_default_mmr_picks_and_scores_what_simple_vector_store_does(threshold):
     ("kwargs", "error", "message"),
     [
         ({"fetch_k": 0}, ValueError, "fetch_k must be an int >= 1"),
-        ({"where": "color == red"}, TypeError, "where must be a mapping"),
         ({"mmr_prefetch_factor": 0}, ValueError, "mmr_prefetch_factor must be a finite number > 0"),
         ({"mmr_prefetch_k": 2.5}, ValueError, "mmr_prefetch_k must be an int >= 1"),
     ],

@@ -201,6 +201,17 @@ def main() -> None:
         len(by_ids) == 6,
         "node_ids= (VectorIndexRetriever) is ignored",
     )
+    not_int = {repr(k): raised(lambda k=k: texts(l2, k=k)) for k in (None, 2.0, 2.5)}
+    facts.check(
+        "li-chroma-top-k-not-int",
+        all(
+            got
+            == (ValueError, f"Expected requested number of results to be a int, got {k} in query.")
+            for k, got in not_int.items()
+        )
+        and texts(l2, k=True) == texts(l2, k=1),
+        f"similarity_top_k that is no int raises Chroma's ValueError: {not_int}; True is 1",
+    )
     native = texts(l2, vector_store_kwargs={"where": {"color": "blue"}})
     both = raised(
         lambda: texts(

@@ -304,6 +304,32 @@ def main() -> None:
         native == ["b", "e"],
         "vector_store_kwargs={'qdrant_filters': Filter} replaces filters= silently",
     )
+    two = texts(plain, k=2)
+    floats = {repr(k): raised(lambda k=k: texts(plain, k=k)) for k in (None, 2.5)}
+    facts.check(
+        "li-qdrant-top-k-integral-float",
+        texts(plain, k=2.0) == two
+        and len(two) == 2
+        and texts(plain, k=True) == texts(plain, k=1)
+        and floats["None"][0] is TypeError
+        and floats["2.5"] == (None, "['a', 'b', 'c']"),
+        f"similarity_top_k=2.0 searches as 2 ({two}); True is 1; None and 2.5: {floats}",
+    )
+    everything = texts(plain)
+    where_alone = texts(plain, vector_store_kwargs={"where": {"color": "red"}})
+    where_str = texts(plain, vector_store_kwargs={"where": "color == 'red'"})
+    red = texts(plain, filters=filters(("color", "==", "red")))
+    where_beside = texts(
+        plain,
+        filters=filters(("color", "==", "red")),
+        vector_store_kwargs={"where": {"color": "blue"}},
+    )
+    facts.check(
+        "li-qdrant-where-kwarg-ignored",
+        where_alone == everything and where_str == everything and where_beside == red != [],
+        "vector_store_kwargs={'where': ...} is never read: a dict or a string changes nothing "
+        f"({where_alone} == {everything}), and beside filters= raises nothing ({where_beside})",
+    )
     mmr = texts(
         plain, k=3, vector_store_query_mode="mmr", vector_store_kwargs={"mmr_threshold": 0.1}
     )
