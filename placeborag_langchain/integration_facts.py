@@ -196,7 +196,16 @@ class IntegrationFacts:
             (langchain-qdrant over qdrant-client's local mode: metadata as its JSON round-trip,
             `lc-qdrant-metadata-json`) or raises the database's error for the batch
             (langchain-postgres: NUL characters, NaN/Infinity in metadata,
-            `lc-pgvector-refuses-nul`, `lc-pgvector-refuses-nan`); None: stored as given.
+            `lc-pgvector-refuses-nul`, `lc-pgvector-refuses-nan`; langchain-chroma over
+            chromadb: NaN/infinite values dropped, ints beyond int64 stored as floats, a tuple
+            refused, `lc-chroma-metadata-numbers`); None: stored as given.
+        empty_ids_generate: whether `ids=[]` gives every document a generated id, its
+            `Document.id` unused (FAISS: `ids = ids or [str(uuid4()) ...]`,
+            `lc-faiss-ids-empty`); False: an empty list is a list of the wrong length.
+        metadata_error_hint: (marker, hint): an add whose ValueError (the client's or the
+            engine's) contains the marker raises a ValueError with `"\n\n" + hint` appended,
+            as langchain-chroma's `add_texts` does around its upsert
+            (`lc-chroma-metadata-hint`; not around `update_documents`); None: as raised.
     """
 
     profile: str
@@ -269,6 +278,8 @@ class IntegrationFacts:
     named_collections: bool = False
     empty_add_error: tuple[type[Exception], str] | None = None
     stored_values: StoredValues | None = None
+    metadata_error_hint: tuple[str, str] | None = None
+    empty_ids_generate: bool = False
     repeat_delete_collection_raises: bool = True
     collection_name_error: Callable[[str], str | None] | None = None
     collection_deleted_error: str = (

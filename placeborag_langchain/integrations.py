@@ -40,7 +40,11 @@ from placeborag_langchain.relevance import (
     max_inner_product_relevance,
     quarter_squared_l2_relevance,
 )
-from placeborag_langchain.stored_values import postgres_values, qdrant_local_values
+from placeborag_langchain.stored_values import (
+    chroma_values,
+    postgres_values,
+    qdrant_local_values,
+)
 from placeborag_langchain.typed_fields import FieldRules
 
 __all__ = ["INTEGRATIONS", "IntegrationFacts", "integration_for"]
@@ -108,7 +112,8 @@ def _chroma_name_error(name: str) -> str | None:
 # lc-chroma-unknown-kwargs, lc-chroma-ids-generated, lc-chroma-ids-type, lc-chroma-ids-empty,
 # lc-chroma-ids-duplicate, lc-chroma-upsert-existing, lc-chroma-delete-returns,
 # lc-chroma-delete-none, lc-chroma-delete-empty, lc-chroma-delete-where, lc-chroma-get-by-ids-order,
-# lc-chroma-get-by-ids-duplicate, lc-chroma-get-by-ids-empty, lc-chroma-mmr-order.
+# lc-chroma-get-by-ids-duplicate, lc-chroma-get-by-ids-empty, lc-chroma-mmr-order,
+# lc-chroma-metadata-numbers, lc-chroma-metadata-hint.
 # relevance_error is read from langchain_chroma/vectorstores.py: no Chroma space reaches it.
 _CHROMA = IntegrationFacts(
     profile="chroma",
@@ -146,6 +151,14 @@ _CHROMA = IntegrationFacts(
         ValueError,
         "Expected Embeddings to be non-empty list or numpy array, got [] in upsert.",
     ),
+    stored_values=chroma_values,  # lc-chroma-metadata-numbers
+    metadata_error_hint=(  # lc-chroma-metadata-hint
+        "Expected metadata value to be",
+        (
+            "Try filtering complex metadata from the document using "
+            "langchain_community.vectorstores.utils.filter_complex_metadata."
+        ),
+    ),
 )
 
 # docs/integrations/langchain.md: lc-qdrant-relevance-cosine, lc-qdrant-relevance-dot,
@@ -153,7 +166,8 @@ _CHROMA = IntegrationFacts(
 # lc-qdrant-filter-prefix, lc-qdrant-filter-dict, lc-qdrant-ids-generated, lc-qdrant-ids-returned,
 # lc-qdrant-ids-invalid, lc-qdrant-ids-duplicate, lc-qdrant-ids-none, lc-qdrant-get-by-ids,
 # lc-qdrant-delete, lc-qdrant-mmr, lc-qdrant-threshold-strict, lc-qdrant-embedding-probe,
-# lc-qdrant-embedding-probe-mmr, lc-qdrant-existing-collection, lc-qdrant-metadata-json.
+# lc-qdrant-embedding-probe-mmr, lc-qdrant-existing-collection, lc-qdrant-metadata-json,
+# lc-qdrant-ids-empty.
 _QDRANT = IntegrationFacts(
     profile="qdrant",
     integration="langchain_qdrant.QdrantVectorStore",
@@ -177,6 +191,7 @@ _QDRANT = IntegrationFacts(
     id_lookup_error=(TypeError, "Incompatible point id type: {cls}"),
     generated_id="hex",
     none_id_error=_qdrant_none_point_id,
+    empty_ids_generate=True,  # lc-qdrant-ids-empty
     delete_none_error="Unsupported selector type: <class 'NoneType'>",
     delete_empty_error="Empty update request",
     mmr_lambda_inverted=True,
@@ -192,7 +207,7 @@ _QDRANT = IntegrationFacts(
 # lc-faiss-cosine-strategy, lc-faiss-dot-jaccard, lc-faiss-threshold, lc-faiss-normalize-l2,
 # lc-faiss-normalize-warning, lc-faiss-filter-dialect, lc-faiss-filter-errors, lc-faiss-postfilter,
 # lc-faiss-unknown-kwargs, lc-faiss-ids-duplicate, lc-faiss-ids-existing, lc-faiss-ids-unsized,
-# lc-faiss-ids-none, lc-faiss-delete,
+# lc-faiss-ids-none, lc-faiss-ids-empty, lc-faiss-delete,
 # lc-faiss-get-by-ids, lc-faiss-orphan, lc-faiss-mmr.
 # The 2 x fetch_k MMR window is read from langchain_community/vectorstores/faiss.py.
 _FAISS = IntegrationFacts(
@@ -229,6 +244,7 @@ _FAISS = IntegrationFacts(
     duplicate_ids="Duplicate ids found in the ids list.",
     existing_id="Tried to add ids that already exist: {ids}",
     sized_ids=True,
+    empty_ids_generate=True,  # lc-faiss-ids-empty
     # lc-faiss-ids-none: FAISS keys the docstore by None (divergence faiss-none-id).
     none_id_error=functools.partial(
         ValueError,

@@ -11,7 +11,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from langchain_core.embeddings import Embeddings
 
@@ -30,6 +30,8 @@ if TYPE_CHECKING:
     from placeborag_langchain.vectorstore import PlaceboVectorStore
 
 __all__ = ["PersistenceMethods"]
+
+_Store = TypeVar("_Store", bound="PersistenceMethods")
 
 _LOAD_OPTIONS = (
     "relevance_score_fn",
@@ -153,6 +155,15 @@ class PersistenceMethods(StoreParts):
         del allow_dangerous_deserialization
         source = "serialized bytes"
         return cls._restored(decode_state(serialized, source), embeddings, source, kwargs)
+
+    def __copy__(self: _Store) -> _Store:
+        """`copy.copy(store)`: a second store object over the same records, as a shallow copy
+        of every real store shares its client, collection or docstore (an add through either
+        is seen by both; `lc-faiss-copy-shares`). `copy.deepcopy` and pickle give an
+        independent store (`__reduce__`)."""
+        twin = type(self).__new__(type(self))
+        twin.__dict__.update(self.__dict__)
+        return twin
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickling goes through the same JSON (no pickled store internals); the embeddings and

@@ -12,9 +12,12 @@ as it was (the real stores write nothing either).
   NaN/Infinity (`lc-pgvector-refuses-nul`, `lc-pgvector-refuses-nan`).
 * `qdrant_local_values` (langchain-qdrant over qdrant-client's local mode): the payload is
   stored as its JSON round-trip (`lc-qdrant-metadata-json`).
+* `chroma_values` (langchain-chroma over chromadb): a NaN or infinite value drops its key, an
+  int beyond int64 is stored as a float, a tuple is refused (`lc-chroma-metadata-numbers`).
 
 Facts: `docs/integrations/new_integrations.md#lc-pgvector-refuses-nul`,
-`docs/integrations/langchain.md#lc-qdrant-metadata-json`.
+`docs/integrations/langchain.md#lc-qdrant-metadata-json`,
+`docs/integrations/langchain.md#lc-chroma-metadata-numbers`.
 """
 
 from __future__ import annotations
@@ -27,10 +30,20 @@ from typing import Any
 from langchain_core.documents import Document
 from pydantic_core import to_jsonable_python
 
-__all__ = ["StoredValues", "postgres_values", "qdrant_local_values"]
+from placeborag_core import PROFILES
+
+__all__ = ["StoredValues", "chroma_values", "postgres_values", "qdrant_local_values"]
 
 StoredValues = Callable[[Sequence[Document], Sequence[Any]], list[Document]]
 """(documents, one requested id or None per document) -> the documents as stored."""
+
+
+def validate_metadata(metadata: Mapping[str, Any]) -> None:
+    """chromadb's own check of one record's metadata: the chroma profile's rule."""
+    rule = PROFILES["chroma"].metadata_rule
+    if rule is not None:
+        rule(metadata)
+
 
 # psycopg refuses a NUL while it encodes the statement's text parameters (the id and the
 # document of every row), before PostgreSQL sees any row: sqlalchemy.exc.DataError.
@@ -109,6 +122,53 @@ def qdrant_local_values(documents: Sequence[Document], ids: Sequence[Any]) -> li
         if not doc.metadata
         else Document(
             page_content=doc.page_content, metadata=_qdrant_payload(doc.metadata), id=doc.id
+        )
+        for doc in documents
+    ]
+
+
+_INT64 = range(-(2**63), 2**63)
+
+
+def _chroma_number(value: Any) -> Any:
+    # chromadb's Rust side keeps an int only within int64; beyond it, a float
+    if isinstance(value, int) and not isinstance(value, bool) and value not in _INT64:
+        return float(value)
+    return value
+
+
+def _chroma_metadata(metadata: Mapping[Any, Any]) -> dict[Any, Any]:
+    kept: dict[Any, Any] = {}
+    for key, value in metadata.items():
+        if isinstance(value, tuple):
+            validate_metadata({key: None})  # chromadb checks the key first
+            raise ValueError(
+                "Expected metadata value to be a str, int, float, bool, SparseVector, list, or "
+                f"None, got {value} which is a tuple in upsert."
+            )
+        validate_metadata({key: value})  # the engine's refusals, in chromadb's key order
+        if isinstance(value, float) and not math.isfinite(value):
+            continue  # stored without the key
+        if isinstance(value, list) and any(_chroma_number(v) is not v for v in value):
+            kept[key] = [float(v) for v in value]  # the whole list becomes floats
+        else:
+            kept[key] = _chroma_number(value)
+    return kept
+
+
+def chroma_values(documents: Sequence[Document], ids: Sequence[Any]) -> list[Document]:
+    """chromadb's upsert as langchain-chroma runs it: each metadata in record order, each key in
+    order: a tuple value raises chromadb's ValueError (its value shown with `str()`; the engine
+    turns a tuple into a list, which chromadb does not); a NaN or infinite float drops its key;
+    an int outside int64 (alone, or in a list of ints, which then becomes all floats) is
+    stored as a float. A list holding NaN is stored as given (chromadb raises an
+    `InvalidArgumentError` from its log store there, not imitated). `ids` are not used."""
+    del ids
+    return [
+        doc
+        if not doc.metadata
+        else Document(
+            page_content=doc.page_content, metadata=_chroma_metadata(doc.metadata), id=doc.id
         )
         for doc in documents
     ]

@@ -240,6 +240,9 @@ class Writes:
         ids = checked_ids(kwargs.pop("ids", None), self._ids.facts)
         ns = checked_namespace(kwargs.pop("namespace", self._namespace))
         documents = checked_documents(documents)
+        if ids == [] and documents and self._ids.facts.empty_ids_generate:
+            # FAISS: `ids or [uuid4() ...]`, Document.id unused (lc-faiss-ids-empty)
+            ids, documents = None, [doc.model_copy(update={"id": None}) for doc in documents]
         resolve_ids(documents, ids)  # the shape of ids, checked before anything is embedded
         empty_error = self._ids.facts.empty_add_error
         if not documents and empty_error is not None:
@@ -305,6 +308,26 @@ class Writes:
         *,
         unit: bool,
         id_metadata: bool = False,
+    ) -> list[Any]:
+        try:
+            return self._write(docs, ids, vectors, ns, unit=unit, id_metadata=id_metadata)
+        except ValueError as error:
+            # langchain-chroma's add_texts re-raises chromadb's refused-metadata ValueError
+            # with a hint appended (lc-chroma-metadata-hint).
+            hint = self._ids.facts.metadata_error_hint
+            if hint is None or hint[0] not in str(error):
+                raise
+            raise ValueError(f"{error.args[0]}\n\n{hint[1]}") from error
+
+    def _write(
+        self,
+        docs: list[Document],
+        ids: list[Any] | None,
+        vectors: list[Any] | None,
+        ns: str,
+        *,
+        unit: bool,
+        id_metadata: bool,
     ) -> list[Any]:
         def exists(core_id: str) -> bool:
             return self._core.get(core_id, namespace=ns) is not None

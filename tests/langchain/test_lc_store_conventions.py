@@ -7,6 +7,7 @@ things against the live integrations when they are installed.
 
 from __future__ import annotations
 
+import copy
 import enum
 import math
 import re
@@ -782,3 +783,38 @@ def test_a_none_id_gets_a_generated_id_where_the_integration_gives_one(profile: 
     returned = store.add_texts(["a", "b"], ids=["x", None])
     assert returned[0] == "x"
     assert uuid.UUID(returned[1]).version == 5  # a dashed, deterministic uuid
+
+
+@pytest.mark.parametrize("profile", ["faiss", "qdrant"])
+def test_empty_ids_give_generated_ids_where_the_integration_falls_back(profile: str) -> None:
+    # FAISS and langchain-qdrant: `ids or [generated ...]` (lc-faiss-ids-empty,
+    # lc-qdrant-ids-empty); add_documents(ids=[]) leaves Document.id unused.
+    made = PlaceboVectorStore(PlaceboEmbeddings(), profile=profile)
+    texts = made.add_texts(["a", "b"], ids=[])
+    docs = made.add_documents([Document(page_content="c", id=str(uuid.UUID(int=7)))], ids=[])
+    assert len(texts) == 2
+    assert len(docs) == 1
+    assert made.get_by_ids([str(uuid.UUID(int=7))]) == []
+    assert len(made.similarity_search("a", k=10)) == 3
+
+
+def test_empty_ids_are_a_length_mismatch_elsewhere() -> None:
+    made = PlaceboVectorStore(PlaceboEmbeddings(), profile="default")
+    with pytest.raises(ValueError, match="got 0 ids for 1 documents"):
+        made.add_texts(["a"], ids=[])
+
+
+@pytest.mark.parametrize("profile", ["default", "chroma", "qdrant", "faiss", "pgvector"])
+def test_copy_copy_shares_the_records_as_a_real_stores_shallow_copy_does(profile: str) -> None:
+    # lc-faiss-copy-shares: a shallow copy of every real store shares its records;
+    # copy.deepcopy stays independent.
+    made = PlaceboVectorStore(PlaceboEmbeddings(), profile=profile)
+    made.add_texts(["a"], ids=[str(uuid.UUID(int=1))])
+    twin = copy.copy(made)
+    assert twin is not made
+    assert type(twin) is type(made)
+    twin.add_texts(["b"], ids=[str(uuid.UUID(int=2))])
+    assert len(made.similarity_search("a", k=10)) == 2
+    deep = copy.deepcopy(made)
+    deep.add_texts(["c"], ids=[str(uuid.UUID(int=3))])
+    assert len(made.similarity_search("a", k=10)) == 2

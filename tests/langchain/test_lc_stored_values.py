@@ -112,3 +112,79 @@ def test_qdrant_refuses_what_its_client_cannot_encode_before_writing() -> None:
     with pytest.raises(TypeError, match=r"^keys must be str, int, float, bool or None, not tuple$"):
         qd.add_texts(["a"], metadatas=[{"t": {(1, 2): 0}}], ids=[uid])
     assert len(qd.core_store) == 1
+
+
+# --- langchain-chroma over chromadb (lc-chroma-metadata-hint, lc-chroma-metadata-numbers) ------
+
+CHROMA_REFUSED = (
+    "Expected metadata value to be a str, int, float, bool, SparseVector, list, or None, got "
+)
+CHROMA_HINT = (
+    "\n\nTry filtering complex metadata from the document using "
+    "langchain_community.vectorstores.utils.filter_complex_metadata."
+)
+
+
+def _chroma_rows(made: PlaceboVectorStore) -> list[Any]:
+    got = made.get()
+    return list(zip(got["ids"], got["metadatas"], strict=True))
+
+
+def test_chroma_add_appends_langchain_chromas_hint_to_a_refused_metadata_value() -> None:
+    from langchain_core.documents import Document
+
+    made = store("chroma")
+    before = _chroma_rows(made)
+    adds = [
+        lambda: made.add_texts(["c"], metadatas=[{"d": {"x": 1}}], ids=["n"]),
+        lambda: made.add_documents([Document("c", metadata={"t": (1, 2)})], ids=["n"]),
+        lambda: PlaceboVectorStore.from_texts(
+            ["c"], PlaceboEmbeddings(), metadatas=[{"d": {"x": 1}}], profile="chroma"
+        ),
+    ]
+    for add in adds:
+        with pytest.raises(ValueError, match="Expected metadata value") as caught:
+            add()
+        assert str(caught.value).startswith(CHROMA_REFUSED)
+        assert str(caught.value).endswith(" in upsert." + CHROMA_HINT)
+    assert str(caught.value) == CHROMA_REFUSED + "{'x': 1} which is a dict in upsert." + CHROMA_HINT
+    assert _chroma_rows(made) == before
+    # chromadb's other metadata errors, and update_documents, are not wrapped
+    with pytest.raises(ValueError, match="Expected metadata list value") as listed:
+        made.add_texts(["c"], metadatas=[{"k": [1, "a"]}], ids=["n"])
+    assert "Try filtering" not in str(listed.value)
+    with pytest.raises(ValueError, match="Expected metadata value") as updated:
+        made.update_documents(
+            ["00000000-0000-0000-0000-000000000009"], [Document("c", metadata={"d": {"x": 1}})]
+        )
+    assert str(updated.value).startswith(CHROMA_REFUSED)
+    assert "Try filtering" not in str(updated.value)
+
+
+def test_chroma_refuses_a_tuple_drops_nan_and_stores_big_ints_as_floats() -> None:
+    made = store("chroma")
+    with pytest.raises(ValueError, match="tuple") as caught:
+        made.add_texts(["c"], metadatas=[{"ok": 1, "t": (1, 2)}], ids=["t"])
+    assert str(caught.value) == CHROMA_REFUSED + "(1, 2) which is a tuple in upsert." + CHROMA_HINT
+    with pytest.raises(TypeError, match="Expected metadata key to be a str"):
+        made.add_texts(["c"], metadatas=[{1: (1, 2)}], ids=["t"])  # the key is checked first
+    given = [
+        {"k": math.nan, "j": 1},
+        {"k": math.inf, "j": 1},
+        {"k": -math.inf},
+        {"k": 2**63, "s": 2**63 - 1},
+        {"k": -(2**63) - 1},
+        {"k": [2**63, 1]},
+    ]
+    made.add_texts(["c"] * 6, metadatas=given, ids=[f"v{n}" for n in range(6)])
+    back = made.get(ids=[f"v{n}" for n in range(6)])["metadatas"]
+    assert back == [
+        {"j": 1},
+        {"j": 1},
+        None,
+        {"k": 9.223372036854776e18, "s": 2**63 - 1},
+        {"k": -9.223372036854776e18},
+        {"k": [9.223372036854776e18, 1.0]},
+    ]
+    assert type(back[3]["s"]) is int
+    assert "t" not in made.get()["ids"]

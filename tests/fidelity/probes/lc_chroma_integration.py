@@ -239,6 +239,81 @@ def main() -> None:
     for fact_id, (got, expected) in errors.items():
         facts.check(fact_id, got == expected, f"{name(got[0])}: {got[1]}")
 
+    hint = (
+        "\n\nTry filtering complex metadata from the document using "
+        "langchain_community.vectorstores.utils.filter_complex_metadata."
+    )
+    refused_value = (
+        "Expected metadata value to be a str, int, float, bool, SparseVector, list, or None, got "
+    )
+    import datetime
+
+    from langchain_core.documents import Document
+
+    hinted = store(fill=False)
+    when = "2024-01-02 00:00:00"
+    wrapped = [
+        raised(lambda: hinted.add_texts(["c"], metadatas=[{"d": {"x": 1}}], ids=["n"])),
+        raised(lambda: hinted.add_documents([Document("c", metadata={"t": (1, 2)})], ids=["n"])),
+        raised(lambda: hinted.add_texts(["c"], metadatas=[{"w": datetime.datetime(2024, 1, 2)}])),
+    ]
+    hinted.add_texts(["c"], metadatas=[{"k": 1}], ids=["u"])
+    plain = [
+        raised(lambda: hinted.add_texts(["c"], metadatas=[{"k": [1, "a"]}], ids=["n"])),
+        raised(lambda: hinted.add_texts(["c"], metadatas=[{1: 1}], ids=["n"])),
+        raised(lambda: hinted.update_documents(["u"], [Document("c", metadata={"d": {"x": 1}})])),
+    ]
+    facts.check(
+        "lc-chroma-metadata-hint",
+        wrapped
+        == [
+            (ValueError, refused_value + "{'x': 1} which is a dict in upsert." + hint),
+            (ValueError, refused_value + "(1, 2) which is a tuple in upsert." + hint),
+            (ValueError, f"{refused_value}{when} which is a datetime in upsert.{hint}"),
+        ]
+        and plain
+        == [
+            (
+                ValueError,
+                (
+                    "Expected metadata list value for key 'k' to contain only str, int, float, "
+                    "or bool and all elements must be the same type, got [1, 'a'] in upsert."
+                ),
+            ),
+            (TypeError, "Expected metadata key to be a str, got 1 which is a int in upsert."),
+            (ValueError, refused_value + "{'x': 1} which is a dict in update."),
+        ]
+        and hinted.get()["ids"] == ["u"],
+        f"add_texts/add_documents append the hint to chromadb's refused-value ValueError: "
+        f"{[w[1][-60:] for w in wrapped]}; list, key and update_documents errors unchanged: "
+        f"{plain}; nothing added",
+    )
+    numbers = store(fill=False)
+    given = [
+        {"k": math.nan, "j": 1},
+        {"k": math.inf, "j": 1},
+        {"k": -math.inf},
+        {"k": 2**63, "s": 2**63 - 1},
+        {"k": -(2**63) - 1},
+        {"k": [2**63, 1]},
+    ]
+    numbers.add_texts(["c"] * 6, metadatas=given, ids=[f"v{n}" for n in range(6)])
+    back = numbers.get(ids=[f"v{n}" for n in range(6)])["metadatas"]
+    facts.check(
+        "lc-chroma-metadata-numbers",
+        back
+        == [
+            {"j": 1},
+            {"j": 1},
+            None,
+            {"k": 9.223372036854776e18, "s": 2**63 - 1},
+            {"k": -9.223372036854776e18},
+            {"k": [9.223372036854776e18, 1.0]},
+        ]
+        and type(back[3]["s"]) is int,
+        f"NaN/inf values drop their key (none left: None); ints beyond int64 come back as floats "
+        f"(a list of ints all floats): {back}",
+    )
     ordered = store(fill=False)
     ordered.add_texts(["d", "a", "c"], metadatas=[{"k": 1}] * 3, ids=["zz", "aa", "mm"])
     ordered.add_texts(["b#2"], metadatas=[{"k": 2}], ids=["aa"])
@@ -310,8 +385,6 @@ def main() -> None:
         f"after delete_collection every call, a second delete and reset_collection raise: {after}",
     )
     updated = store()
-    from langchain_core.documents import Document
-
     updated.update_documents(
         ["b", "nope"], [Document("b#2", metadata={"n": 9}), Document("c#x", metadata={"n": 1})]
     )

@@ -451,6 +451,58 @@ def main() -> None:
         got == kept_as_given and type(got["pair"]) is tuple and type(got["bag"]) is set,
         f"metadata values are kept as the Python objects given: {got}",
     )
+    import copy
+    import uuid
+
+    shared = store(["a", "b"])
+    shared.similarity_search("a", k=1)[0].metadata["score"] = 1.0
+    shared.get_by_ids(["b"])[0].metadata["seen"] = True
+    annotated = [d.metadata for d in shared.get_by_ids(["a", "b"])]
+    by_filter = [d.page_content for d in shared.similarity_search("a", k=2, filter={"score": 1.0})]
+    facts.check(
+        "lc-faiss-shared-documents",
+        annotated == [{**META["a"], "score": 1.0}, {**META["b"], "seen": True}]
+        and by_filter == ["a"],
+        f"results are the docstore's own Documents: metadata set on a search or get_by_ids "
+        f"result is stored ({annotated}) and filtered on ({by_filter})",
+    )
+    original = store(["a"])
+    twin = copy.copy(original)
+    twin.add_texts(["b"], ids=["b"])
+    facts.check(
+        "lc-faiss-copy-shares",
+        original.index.ntotal == 2 and [d.id for d in original.get_by_ids(["b"])] == ["b"],
+        "copy.copy(store) shares index and docstore: an add through the copy is in the original",
+    )
+    fallback = store(["a"])
+    generated = [
+        fallback.add_texts(["b", "c"], ids=[]),
+        fallback.add_documents([Document(page_content="d", id="doc-d")], ids=[]),
+    ]
+    facts.check(
+        "lc-faiss-ids-empty",
+        [len(g) for g in generated] == [2, 1]
+        and all(str(uuid.UUID(i)) == i for g in generated for i in g)
+        and fallback.get_by_ids(["doc-d"]) == []
+        and raised(lambda: store(["a"]).add_texts([], ids=[]))
+        == (ValueError, "not enough values to unpack (expected 2, got 1)"),
+        f"ids=[] gives each text a uuid4 (Document.id unused): {generated}; no texts: ValueError",
+    )
+    lenient = store(["a"])
+    none_meta = raised(lambda: lenient.add_texts(["b", "c"], metadatas=[None, {"k": 1}]))
+    gone = raised(lambda: lenient.delete(i for i in ["a"]))
+    facts.check(
+        "lc-faiss-refuses-none-metadata-and-iterator-delete",
+        none_meta[0] is not None
+        and none_meta[0].__name__ == "ValidationError"
+        and none_meta[1].startswith("1 validation error for Document\nmetadata\n")
+        and gone[0] is ValueError
+        and gone[1].startswith("Tried to delete ids that does not  exist: <generator object")
+        and lenient.index.ntotal == 1
+        and list(lenient.docstore._dict) == ["a"],
+        f"a None metadata: {name(none_meta[0])}; delete(<generator>): {gone[1][:45]}...; "
+        "nothing added or deleted",
+    )
     keyed = store(["a"])
     mixed = keyed.add_documents([Document(page_content="b", id="b"), Document(page_content="c")])
     by_none = [(d.id, d.page_content) for d in keyed.get_by_ids([None])]

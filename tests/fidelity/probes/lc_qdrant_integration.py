@@ -267,6 +267,32 @@ def main() -> None:
         f"metadata comes back as its JSON round-trip: {back}; numpy int and tuple key: "
         f"{refused}; nothing added",
     )
+    empty = [
+        ids.add_texts(["a"], ids=[]),
+        ids.add_documents([Document(page_content="b", id=point(80))], ids=[]),
+    ]
+    before = ids.client.count(ids.collection_name).count
+    gone = [
+        raised(lambda: ids.delete(i for i in [point(70)])),
+        raised(lambda: ids.delete((point(70),))),
+    ]
+    facts.check(
+        "lc-qdrant-ids-empty",
+        [len(e) for e in empty] == [1, 1]
+        and all(len(e[0]) == 32 and e[0] != point(80).replace("-", "") for e in empty)
+        and ids.get_by_ids([point(80)]) == [],
+        f"ids=[] gives each text a generated hex id (Document.id unused): {empty}",
+    )
+    facts.check(
+        "lc-qdrant-delete-selector",
+        gone
+        == [
+            (ValueError, "Unsupported selector type: <class 'generator'>"),
+            (ValueError, "Unsupported selector type: <class 'tuple'>"),
+        ]
+        and ids.client.count(ids.collection_name).count == before,
+        f"delete of ids that are not a list: {gone}; nothing deleted",
+    )
     got = ids.get_by_ids([point(50), "nope", point(50), "not-a-uuid"])
     facts.check(
         "lc-qdrant-get-by-ids",
