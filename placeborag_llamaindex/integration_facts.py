@@ -14,7 +14,23 @@ from placeborag_core.backends.milvus import Schema
 from placeborag_core.store import Where
 from placeborag_llamaindex.filters import SqlFilters, Translator
 
-__all__ = ["CALLS_AFTER_CLEAR", "CALL_SHAPES", "DroppedByClear", "IntegrationFacts", "same_score"]
+__all__ = [
+    "CALLS_AFTER_CLEAR",
+    "CALL_KWARG_METHODS",
+    "CALL_SHAPES",
+    "CallKwarg",
+    "DroppedByClear",
+    "IntegrationFacts",
+    "same_score",
+]
+
+CALL_KWARG_METHODS = ("add", "async_add", "delete", "delete_nodes", "get_nodes", "query")
+"""The keys of ``IntegrationFacts.call_kwargs``."""
+
+CallKwarg = Callable[[str, object], Exception | None]
+"""The check of a per-call keyword (``IntegrationFacts.call_kwargs``), given its name and value:
+it raises for a value the double refuses before the call runs, and returns the exception the
+real store raises after the call has run (or None)."""
 
 CALL_SHAPES = (
     "get_nodes()",
@@ -144,6 +160,13 @@ class IntegrationFacts:
             never reads it (``QdrantVectorStore``, ``MilvusVectorStore``, ``PGVectorStore``,
             ``FaissVectorStore``: any value, even beside ``filters``, changes nothing); elsewhere
             ``where`` takes the core dialect (LanceDB rows: also the engine's SQL).
+        call_kwargs: by method (the keys ``CALL_KWARG_METHODS``; ``query`` beside
+            ``ignored_query_kwargs``), the keywords the integration reads that the double takes
+            without effect, each with its ``CallKwarg`` check (``MilvusVectorStore``: a
+            ``milvus_partition_name(s)`` of None, the collection's default partition, and a bool
+            ``force_flush``; a partition name raises ``NotImplementedError`` naming it, as an
+            engine-only feature). The async twins take their method's keywords, except
+            ``async_add``, which has its own entry.
         delete_nodes_unrestricted: ``delete_nodes`` with neither ids nor filters: ``"refuse"``
             (the real stores delete every node) or ``"nothing"`` (the real store returns
             without deleting; ``[]`` ids then mean no id restriction when filters are given).
@@ -163,6 +186,11 @@ class IntegrationFacts:
             a separate restriction); ``PGVectorStore`` writes both into one SQL WHERE.
         stores_text: ``False`` when the engine keeps vectors only (FAISS): ``VectorStoreIndex``
             then keeps the nodes in its docstore, and a query returns ids without nodes.
+        stores_text_optional: ``PlaceboVectorStore(stores_text=False)`` is accepted too: the
+            store then reports ``stores_text=False`` and a query returns ids without nodes, as
+            the real store does (the default profile: ``SimpleVectorStore.stores_text`` is
+            False, but the clean profile stores text by default so that records seeded into
+            the core can be read through it).
         record_ids: the id a node gets in the engine: its ``"node_id"``, or its insertion
             ``"position"`` (FAISS: ``"0"``, ``"1"``, ...), which ``add`` returns.
         similarity_type: the number type of a query result's similarities.
@@ -227,6 +255,9 @@ class IntegrationFacts:
     metrics: tuple[str, ...] | None = None
     mmr_threshold_first: Literal["kwargs", "query"] = "kwargs"
     ignored_query_kwargs: tuple[str, ...] = ()
+    call_kwargs: Mapping[str, Mapping[str, CallKwarg]] = field(
+        default_factory=lambda: MappingProxyType({})
+    )
     delete_nodes_unrestricted: Literal["refuse", "nothing"] = "refuse"
     call_errors: Mapping[str, Callable[[], Exception]] = field(
         default_factory=lambda: MappingProxyType({})
@@ -234,6 +265,7 @@ class IntegrationFacts:
     ids_filter_key: str | None = None
     ids_into_where: Callable[[Where, list[str]], Where] | None = None
     stores_text: bool = True
+    stores_text_optional: bool = False
     record_ids: Literal["node_id", "position"] = "node_id"
     similarity_type: Callable[[float], float] = same_score
     empty_result: tuple[type[BaseException], str] | None = None
@@ -265,6 +297,12 @@ class IntegrationFacts:
             raise ValueError(
                 f"integration {self.profile!r}: native_payload is needed exactly when "
                 "native_filter_kwarg or sql_filters is set"
+            )
+        methods = sorted(set(self.call_kwargs) - set(CALL_KWARG_METHODS))
+        if methods:
+            raise ValueError(
+                f"integration {self.profile!r}: call_kwargs keys {methods} are none of "
+                f"{list(CALL_KWARG_METHODS)}"
             )
         unknown = sorted(set(self.call_errors) - set(CALL_SHAPES))
         if unknown:

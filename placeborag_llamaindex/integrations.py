@@ -62,6 +62,7 @@ from placeborag_core.backends.lancedb import (
     read_lancedb_plain_where,
 )
 from placeborag_core.backends.milvus import MilvusError, MilvusParamError, Schema
+from placeborag_llamaindex.engine_only import refuse_engine_only
 from placeborag_llamaindex.filters import (
     chroma_where,
     default_where,
@@ -72,6 +73,7 @@ from placeborag_llamaindex.filters import (
 )
 from placeborag_llamaindex.integration_facts import (
     CALLS_AFTER_CLEAR,
+    CallKwarg,
     DroppedByClear,
     IntegrationFacts,
     same_score,
@@ -135,8 +137,10 @@ _DEFAULT = IntegrationFacts(
     delete_nodes_needs_ids=False,
     unranked_score=None,
     get_nodes_with_embedding=False,
+    stores_text_optional=True,  # stores_text=False: as SimpleVectorStore (li-simple-stores-text)
     evidence=(
         ("all", "placeborag convention: every operator, strict semantics, nothing silently lost"),
+        ("stores_text", f"{DOC}#li-simple-stores-text"),
         ("mmr", f"{DOC}#li-simple-mmr-latest-pick"),
         ("delete_nodes", f"{DOC}#li-simple-delete-nodes-none (a divergence: refused here)"),
     ),
@@ -315,6 +319,50 @@ _MILVUS_DROPPED = DroppedByClear(
 store object is built (``new_integrations.md#li-milvus-clear-drops-the-collection`` and the
 ``li-milvus-after-clear-*`` facts)."""
 
+_MILVUS_PARTITIONS = (
+    "a partition of MilvusVectorStore's collection on the Milvus server (the double's collection "
+    "has none: None, the default partition, is the only value it takes)"
+)
+
+
+def _milvus_partition(name: str, value: object) -> Exception | None:
+    # MilvusVectorStore hands it to the client as partition_name(s); None is the whole collection
+    if value is not None:
+        raise refuse_engine_only(f"{name}={value!r}", _MILVUS_PARTITIONS)
+    return None
+
+
+def _milvus_flag(name: str, value: object) -> Exception | None:
+    # force_flush: MilvusVectorStore.add calls client.flush; the double's writes need none
+    if value is not None and not isinstance(value, bool):
+        raise TypeError(f"{name} must be a bool or None, got {type(value).__name__}")
+    return None
+
+
+def _milvus_async_flush(name: str, value: object) -> Exception | None:
+    # MilvusVectorStore.async_add inserts the nodes, then raises for a true force_flush
+    _milvus_flag(name, value)
+    return NotImplementedError("force_flush is not supported in async mode.") if value else None
+
+
+_MILVUS_WRITE: Mapping[str, CallKwarg] = MappingProxyType(
+    {"milvus_partition_name": _milvus_partition}
+)
+_MILVUS_READ: Mapping[str, CallKwarg] = MappingProxyType(
+    {"milvus_partition_names": _milvus_partition}
+)
+_MILVUS_CALL_KWARGS: Mapping[str, Mapping[str, CallKwarg]] = MappingProxyType(
+    {
+        "add": MappingProxyType({**_MILVUS_WRITE, "force_flush": _milvus_flag}),
+        "async_add": MappingProxyType({**_MILVUS_WRITE, "force_flush": _milvus_async_flush}),
+        "delete": _MILVUS_WRITE,
+        "delete_nodes": _MILVUS_WRITE,
+        "get_nodes": _MILVUS_READ,
+        "query": _MILVUS_READ,
+    }
+)
+"""The per-call keywords ``MilvusVectorStore`` reads (``li-milvus-call-kwargs``)."""
+
 _MILVUS = IntegrationFacts(
     profile="milvus",
     integration="llama_index.vector_stores.milvus.MilvusVectorStore",
@@ -333,6 +381,7 @@ _MILVUS = IntegrationFacts(
     get_nodes_empty_ids="nothing",
     delete_nodes_needs_ids=False,
     ignored_query_kwargs=("where",),  # never read by the real query
+    call_kwargs=_MILVUS_CALL_KWARGS,
     unranked_score=None,
     get_nodes_with_embedding=True,
     default_metric="ip",
@@ -392,6 +441,7 @@ _MILVUS = IntegrationFacts(
                 "-add, -clear-again"
             ),
         ),
+        ("per-call keywords", f"{_NEW}#li-milvus-call-kwargs"),
     ),
 )
 

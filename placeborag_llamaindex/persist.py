@@ -13,11 +13,12 @@ Format, version 2 (one UTF-8 JSON object)::
       "embedding_dict": {"placeborag": ["This file was written by ..."]}
     }
 
-``store`` holds the constructor fields of the store, ``namespaces`` every namespace that holds
-records, each a list of records in the profile's listing order. ``metadata`` is what the store
-keeps for a node: the node's own metadata plus LlamaIndex's bookkeeping keys (``_node_content``,
-``_node_type``, ``doc_id``, ``document_id``, ``ref_doc_id``). Floats are written with ``repr``
-precision, so vectors come back bit for bit.
+``store`` holds the constructor fields of the store (``stores_text`` only where it is not the
+profile's own: ``false`` under the default profile's opt-in), ``namespaces`` every namespace
+that holds records, each a list of records in the profile's listing order. ``metadata`` is what
+the store keeps for a node: the node's own metadata plus LlamaIndex's bookkeeping keys
+(``_node_content``, ``_node_type``, ``doc_id``, ``document_id``, ``ref_doc_id``). Floats are
+written with ``repr`` precision, so vectors come back bit for bit.
 
 ``embedding_dict`` is a guard for LlamaIndex: ``StorageContext.from_defaults(persist_dir=...)``
 without ``vector_store=`` reads ``default__vector_store.json`` as a ``SimpleVectorStore``, which

@@ -19,6 +19,7 @@ from llama_index.core.utils import concat_dirs
 from placeborag_core import FakeEmbedder, FakeVectorStore
 from placeborag_llamaindex import inputs, persist
 from placeborag_llamaindex.embedding import PlaceboEmbedding
+from placeborag_llamaindex.integrations import integration_for
 
 if TYPE_CHECKING:
     from placeborag_llamaindex.integrations import IntegrationFacts
@@ -36,6 +37,7 @@ class PersistenceMethods:
 
     if TYPE_CHECKING:  # what PlaceboVectorStore, the only class built on this one, provides
         profile: str
+        stores_text: bool
         metric: str | None
         filter_mode: str
         recall: float
@@ -55,8 +57,10 @@ class PersistenceMethods:
         def class_name(cls) -> str: ...
 
     def _fields(self) -> dict[str, Any]:
-        """The constructor fields that configure the core store (the persisted ``store``)."""
-        return {
+        """The constructor fields that configure the store (the persisted ``store``);
+        ``stores_text`` only where it is not the profile's own (the default profile's
+        ``stores_text=False``), so other files stay as they were."""
+        fields = {
             "profile": self.profile,
             "metric": self.metric,
             "filter_mode": self.filter_mode,
@@ -65,6 +69,9 @@ class PersistenceMethods:
             "orphaned_ids": self.orphaned_ids,
             "namespace": self.namespace,
         }
+        if self.stores_text is not integration_for(self.profile).stores_text:
+            fields["stores_text"] = self.stores_text
+        return fields
 
     def persist(
         self,

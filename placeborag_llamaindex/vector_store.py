@@ -19,7 +19,7 @@ has is refused by its base :class:`~placeborag_llamaindex.engine_only_methods.En
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any, Literal, TypeVar
 
 from llama_index.core.schema import BaseNode
@@ -52,14 +52,14 @@ __all__ = ["PlaceboVectorStore"]
 _T = TypeVar("_T")
 
 
-def _reject_kwargs(method: str, kwargs: dict[str, Any]) -> None:
+def _reject_kwargs(method: str, kwargs: dict[str, Any], accepted: Collection[str] = ()) -> None:
     """Refuse keyword arguments: an engine-only one (``shard_identifier``) with
-    ``NotImplementedError`` naming it, any other with ``TypeError``."""
+    ``NotImplementedError`` naming it, any other with ``TypeError`` naming the ``accepted``."""
     if kwargs:
         refuse_engine_arguments(sorted(kwargs), f"{method}()")
         raise TypeError(
             f"PlaceboVectorStore.{method}() got unexpected keyword arguments "
-            f"{sorted(kwargs)}; it accepts none"
+            f"{sorted(kwargs)}; it accepts {', '.join(sorted(accepted)) or 'none'}"
         )
 
 
@@ -73,6 +73,10 @@ class PlaceboVectorStore(PersistenceMethods, EngineOnlyMethods, BasePydanticVect
             ``euclid``); ``None`` is the engine's default.
         filter_mode, recall, visibility, orphaned_ids: the core store's fault model.
         namespace: the core namespace every call of this store reads and writes.
+        stores_text: the profile's (``IntegrationFacts.stores_text``); the default profile also
+            takes ``False``: a query then returns ids without nodes and ``VectorStoreIndex``
+            keeps the nodes in its docstore, as over ``SimpleVectorStore``
+            (``docs/integrations/llamaindex.md#li-simple-stores-text``).
 
     Keyword-only ``embedder``: a ``FakeEmbedder`` or ``PlaceboEmbedding`` for text queries on
     ``core_store`` (LlamaIndex itself always hands the store vectors).
@@ -116,7 +120,8 @@ class PlaceboVectorStore(PersistenceMethods, EngineOnlyMethods, BasePydanticVect
         expected = True if row is None else row.stores_text
         data.setdefault("stores_text", expected)
         super().__init__(**data)
-        if self.stores_text is not expected:
+        optional = row is not None and row.stores_text_optional
+        if self.stores_text is not expected and not optional:
             raise ValueError(
                 f"the {self.profile} profile's store {'stores' if expected else 'keeps no'} "
                 f"text; stores_text must be {expected}"
@@ -127,6 +132,8 @@ class PlaceboVectorStore(PersistenceMethods, EngineOnlyMethods, BasePydanticVect
             )
         require_unicode(self.namespace, "namespace")
         integration = integration_for(self.profile)
+        if self.stores_text is not integration.stores_text:  # the opt-out of the default row
+            integration = dataclasses.replace(integration, stores_text=self.stores_text)
         if integration.metrics is not None and self.metric not in (None, *integration.metrics):
             raise ValueError(
                 f"{integration.integration} always queries with "
@@ -191,6 +198,30 @@ class PlaceboVectorStore(PersistenceMethods, EngineOnlyMethods, BasePydanticVect
                 raise
         raise dropped.errors[call](self.namespace) from None
 
+    def _rest(self, method: str, kwargs: dict[str, Any], call: str | None = None) -> None:
+        """Refuse what ``kwargs`` holds beyond the ``call_kwargs`` of ``method``."""
+        rest, _ = self._call_kwargs(method, kwargs)
+        _reject_kwargs(call or method, rest, self._facts.call_kwargs.get(method, {}))
+
+    def _call_kwargs(
+        self, method: str, kwargs: dict[str, Any]
+    ) -> tuple[dict[str, Any], list[Exception]]:
+        """``kwargs`` without the keywords the integration reads for ``method`` and the double
+        takes without effect (``IntegrationFacts.call_kwargs``), each checked (a value it cannot
+        honour raises); and the errors the real store raises once the call has run."""
+        checks = self._facts.call_kwargs.get(method, {})
+        rest: dict[str, Any] = {}
+        later: list[Exception] = []
+        for name, value in kwargs.items():
+            check = checks.get(name)
+            if check is None:
+                rest[name] = value
+                continue
+            error = check(name, value)
+            if error is not None:
+                later.append(error)
+        return rest, later
+
     def _refuse(self, method: str) -> None:
         """Raise what the real integration raises for a method it does not implement."""
         refused = self._facts.refused.get(method)
@@ -234,7 +265,8 @@ class PlaceboVectorStore(PersistenceMethods, EngineOnlyMethods, BasePydanticVect
 
     @property
     def facts(self) -> IntegrationFacts:
-        """The integration conventions this store reproduces (a row of ``INTEGRATIONS``)."""
+        """The integration conventions this store reproduces (a row of ``INTEGRATIONS``; with
+        the ``stores_text`` opt-out, a copy of it that has ``stores_text=False``)."""
         return self._facts
 
     def fail_next_query(
@@ -256,7 +288,10 @@ class PlaceboVectorStore(PersistenceMethods, EngineOnlyMethods, BasePydanticVect
 
     def add(self, nodes: Sequence[BaseNode], **add_kwargs: Any) -> list[str]:
         """Store nodes that carry embeddings, all or nothing; returns their node ids, in order."""
-        _reject_kwargs("add", add_kwargs)
+        self._rest("add", add_kwargs)
+        return self._add(nodes)
+
+    def _add(self, nodes: Sequence[BaseNode]) -> list[str]:
         checked = inputs.nodes(nodes)
         missing = self._facts.dropped_by_clear
         if missing is not None and missing.add_needs_collection(bool(checked)):
@@ -267,11 +302,16 @@ class PlaceboVectorStore(PersistenceMethods, EngineOnlyMethods, BasePydanticVect
         return added
 
     async def async_add(self, nodes: Sequence[BaseNode], **add_kwargs: Any) -> list[str]:
-        return self.add(nodes, **add_kwargs)
+        self._rest("async_add", add_kwargs, "add")
+        later = self._call_kwargs("async_add", add_kwargs)[1]
+        added = self._add(nodes)
+        if later:  # MilvusVectorStore: force_flush=True raises once the nodes are written
+            raise later[0]
+        return added
 
     def delete(self, ref_doc_id: str, **delete_kwargs: Any) -> None:
         """Delete every node whose source document is ``ref_doc_id`` (unknown: no-op)."""
-        _reject_kwargs("delete", delete_kwargs)
+        self._rest("delete", delete_kwargs)
         self._refuse("delete")
         restriction = self._restrictions.of_delete(inputs.text(ref_doc_id, "ref_doc_id"))
         self._after_clear("delete", lambda: None)
@@ -288,7 +328,7 @@ class PlaceboVectorStore(PersistenceMethods, EngineOnlyMethods, BasePydanticVect
     ) -> None:
         """Delete the nodes among ``node_ids`` that pass ``filters`` (missing ids: no-op), all
         or nothing."""
-        _reject_kwargs("delete_nodes", delete_kwargs)
+        self._rest("delete_nodes", delete_kwargs)
         self._refuse("delete_nodes")
         node_ids = inputs.node_ids(node_ids, "node_ids")
         filters = inputs.filters(filters)
@@ -336,6 +376,7 @@ class PlaceboVectorStore(PersistenceMethods, EngineOnlyMethods, BasePydanticVect
         ``limit=`` (qdrant profile, as ``QdrantVectorStore.get_nodes``): at most that many.
         """
         self._refuse("get_nodes")
+        kwargs = self._call_kwargs("get_nodes", kwargs)[0]
         limit = self._get_nodes_limit(kwargs) or self._facts.get_nodes_limit_default
         node_ids = inputs.node_ids(node_ids, "node_ids")
         filters = inputs.filters(filters)
@@ -389,11 +430,13 @@ class PlaceboVectorStore(PersistenceMethods, EngineOnlyMethods, BasePydanticVect
         it to Chroma, as its source shows) and ``qdrant_filters`` (qdrant profile: a
         ``qdrant_client.models.Filter`` on the payload, which replaces ``filters``, ``doc_ids``
         and ``node_ids``, as in ``QdrantVectorStore``:
-        ``docs/integrations/llamaindex.md#li-qdrant-native-filter``).
+        ``docs/integrations/llamaindex.md#li-qdrant-native-filter``); and the keywords of
+        ``IntegrationFacts.call_kwargs`` (milvus profile: ``milvus_partition_names=None``).
         A query without embedding lists the records that pass, in listing order. Modes that
         need a sparse index or a learner raise ``NotImplementedError`` naming them.
         """
         query = inputs.query(query, self._facts.top_k_not_int)
+        kwargs = self._call_kwargs("query", kwargs)[0]
         call = "query(embedding)" if query.query_embedding else "query(no embedding)"
         return self._after_clear(call, lambda: self._query(query, kwargs))
 

@@ -4,6 +4,7 @@ MMR scores and fallback, ``get_nodes`` and ``delete_nodes``. Each test names the
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import numpy as np
@@ -254,3 +255,85 @@ def test_a_store_whose_clear_keeps_the_collection_stays_usable() -> None:
     s.clear()
     assert s.add([TextNode(id_="b", text="b", embedding=UNIT["b"])]) == ["b"]
     assert search(s, UNIT["b"]).ids == ["b"]
+
+
+# --------------------------------------------------------------------------- per-call keywords
+
+
+def _ids(s: PlaceboVectorStore) -> list[str]:
+    return sorted(n.node_id for n in s.get_nodes([*UNIT, "g"]))
+
+
+async def test_milvus_per_call_keywords_at_their_no_op_values_change_nothing():
+    # li-milvus-call-kwargs: MilvusVectorStore reads milvus_partition_names (query, get_nodes),
+    # force_flush and milvus_partition_name (add), milvus_partition_name (delete, delete_nodes)
+    s = store()
+    top = VectorStoreQuery(query_embedding=MMR_QUERY, similarity_top_k=3)
+    plain = s.query(top)
+    for scoped in (s.query(top, milvus_partition_names=None), await s.aquery(top, **_NONE_READ)):
+        assert (scoped.ids, scoped.similarities) == (plain.ids, plain.similarities)
+    assert [n.node_id for n in s.get_nodes(["a", "b"], milvus_partition_names=None)] == ["a", "b"]
+    assert [n.node_id for n in await s.aget_nodes(["a"], **_NONE_READ)] == ["a"]
+    g = TextNode(id_="g", text="g", embedding=UNIT["a"])
+    for flush in (True, False, None):
+        assert s.add([g], force_flush=flush, milvus_partition_name=None) == ["g"]
+    assert await s.async_add([g], force_flush=False, milvus_partition_name=None) == ["g"]
+    s.delete_nodes(["a"], milvus_partition_name=None)
+    await s.adelete_nodes(["b"], milvus_partition_name=None)
+    s.delete("x", milvus_partition_name=None)
+    await s.adelete("x", milvus_partition_name=None)
+    assert _ids(s) == ["c", "d", "e", "f", "g"]
+
+
+_NONE_READ = {"milvus_partition_names": None}
+
+
+_ONE = VectorStoreQuery(query_embedding=MMR_QUERY)
+_G = TextNode(id_="g", text="g", embedding=UNIT["a"])
+_READS = "milvus_partition_names=['p']"
+_WRITES = "milvus_partition_name='p'"
+
+
+@pytest.mark.parametrize(
+    ("call", "name"),
+    [
+        (lambda s: s.query(_ONE, milvus_partition_names=["p"]), _READS),
+        (lambda s: s.get_nodes(["a"], milvus_partition_names=["p"]), _READS),
+        (lambda s: s.add([_G], milvus_partition_name="p"), _WRITES),
+        (lambda s: s.delete_nodes(["a"], milvus_partition_name="p"), _WRITES),
+        (lambda s: s.delete("x", milvus_partition_name="p"), _WRITES),
+    ],
+)
+def test_a_milvus_partition_name_is_an_engine_only_feature(call, name):
+    s = store()
+    with pytest.raises(NotImplementedError, match=rf"does not provide {re.escape(name)}: it is a"):
+        call(s)
+    assert _ids(s) == sorted(UNIT)  # nothing written or deleted
+
+
+def test_milvus_force_flush_must_be_a_bool():
+    s = store()
+    with pytest.raises(TypeError, match="force_flush must be a bool or None, got str"):
+        s.add([TextNode(id_="g", text="g", embedding=UNIT["a"])], force_flush="yes")
+    assert _ids(s) == sorted(UNIT)
+
+
+async def test_milvus_async_add_with_force_flush_writes_then_raises():
+    # li-milvus-call-kwargs: MilvusVectorStore.async_add inserts, then refuses force_flush
+    s = store()
+    with pytest.raises(
+        NotImplementedError, match=r"^force_flush is not supported in async mode\.$"
+    ):
+        await s.async_add([TextNode(id_="g", text="g", embedding=UNIT["a"])], force_flush=True)
+    assert _ids(s) == [*sorted(UNIT), "g"]
+
+
+@pytest.mark.parametrize("profile", ["default", "chroma", "qdrant", "pgvector"])
+def test_milvus_keywords_stay_unknown_elsewhere(profile):
+    s = PlaceboVectorStore(profile=profile)
+    with pytest.raises(
+        TypeError, match=r"add\(\) got unexpected keyword arguments \['force_flush'\]"
+    ):
+        s.add([], force_flush=True)
+    with pytest.raises(TypeError, match="unexpected keyword arguments"):
+        s.query(VectorStoreQuery(query_embedding=MMR_QUERY), milvus_partition_names=None)

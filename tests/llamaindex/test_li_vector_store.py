@@ -701,9 +701,10 @@ def test_profile_without_llamaindex_facts_is_rejected():
     ]
 
 
-def test_stores_text_cannot_be_switched_off():
+def test_stores_text_cannot_be_switched_off_where_the_real_store_stores_text():
+    # the default profile's opt-out: test_li_simple_stores_text.py
     with pytest.raises(ValueError, match="stores_text must be True"):
-        PlaceboVectorStore(stores_text=False)
+        PlaceboVectorStore(profile="chroma", stores_text=False)
 
 
 def test_class_name_and_serialisable_fields():

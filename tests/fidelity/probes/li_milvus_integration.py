@@ -399,6 +399,35 @@ def after_clear(vs: MilvusVectorStore) -> None:
     )
 
 
+def call_kwargs(vs: MilvusVectorStore) -> None:
+    """The per-call keywords the integration reads, at their no-op values."""
+    import inspect
+
+    nodes = [TextNode(text=t, id_=t, embedding=UNIT[t]) for t in "abc"]
+    added = vs.add(nodes[:2], force_flush=True, milvus_partition_name=None)
+    added += vs.add(nodes[2:], force_flush=False)
+    top = VectorStoreQuery(query_embedding=UNIT["q"], similarity_top_k=3)
+    plain = vs.query(top).ids
+    scoped = vs.query(top, milvus_partition_names=None).ids
+    got = [n.node_id for n in vs.get_nodes(["a", "b"], milvus_partition_names=None)]
+    vs.delete_nodes(["a"], milvus_partition_name=None)
+    vs.delete("x", milvus_partition_name=None)
+    left = sorted(n.node_id for n in vs.get_nodes(["a", "b", "c"]))
+    source = inspect.getsource(MilvusVectorStore.async_add)
+    facts.check(
+        "li-milvus-call-kwargs",
+        added == ["a", "b", "c"]
+        and plain == scoped == ["a", "b", "c"]
+        and sorted(got) == ["a", "b"]
+        and left == ["b", "c"]
+        and 'raise NotImplementedError("force_flush is not supported in async mode.")' in source,
+        f"add(force_flush=True/False, milvus_partition_name=None) -> {added}; query and "
+        f"get_nodes with milvus_partition_names=None: {scoped}, {got}; delete_nodes and delete "
+        f"with milvus_partition_name=None leave {left}; async_add raises for a true force_flush "
+        "(after inserting, read from the source)",
+    )
+
+
 def main() -> None:
     root = tempfile.mkdtemp(prefix="placeborag-li-milvus-probe-")
     os.environ["GLOG_log_dir"] = root  # noqa: SIM112 - glog's own variable: no logs in /tmp
@@ -412,6 +441,7 @@ def main() -> None:
         writes(store(collection_name="w", overwrite=True))
         mmr(store(collection_name="mmr", overwrite=True))
         node_calls(store)
+        call_kwargs(store(collection_name="kw", overwrite=True))
     finally:
         server_manager_instance.release_all()
         shutil.rmtree(root, ignore_errors=True)

@@ -171,7 +171,44 @@ def main() -> None:
         zero[0] is None and "nan" in zero[1],
         "a stored zero vector scores nan (numpy warns), no error",
     )
+    stores_text(facts)
     facts.done()
+
+
+def stores_text(facts: Facts) -> None:
+    """``stores_text`` is False: ``VectorStoreIndex`` keeps the nodes in its docstore."""
+    from llama_index.core import Document, StorageContext, VectorStoreIndex
+    from llama_index.core.embeddings import MockEmbedding
+    from llama_index.core.vector_stores import SimpleVectorStore
+
+    embed = MockEmbedding(embed_dim=4)
+    simple = SimpleVectorStore()
+    index = VectorStoreIndex.from_documents(
+        [Document(id_="doc-1", text="a", metadata={"t": (1, 2)}), Document(id_="doc-2", text="b")],
+        storage_context=StorageContext.from_defaults(vector_store=simple),
+        embed_model=embed,
+    )
+    before = index.as_retriever(similarity_top_k=5)
+    index.insert(Document(id_="doc-3", text="c"))
+    old = sorted(str(n.node.ref_doc_id) for n in before.retrieve("a"))
+    top = index.as_retriever(similarity_top_k=5).retrieve("a")
+    metadata = [n.node.metadata for n in top if n.node.ref_doc_id == "doc-1"]
+    refused = raised(lambda: VectorStoreIndex.from_vector_store(simple, embed_model=embed))
+    facts.check(
+        "li-simple-stores-text",
+        simple.stores_text is False
+        and len(index.docstore.docs) == 3
+        and sorted(index.ref_doc_info) == ["doc-1", "doc-2", "doc-3"]
+        and old == ["doc-1", "doc-2"]
+        and len(top) == 3
+        and metadata == [{"t": (1, 2)}]
+        and refused
+        == (ValueError, "Cannot initialize from a vector store that does not store text."),
+        "stores_text is False: the index keeps the nodes in its docstore (ref_doc_info lists "
+        f"them), a retriever built before insert passes node_ids and sees {old}, metadata "
+        f"comes back as the docstore's objects {metadata}; "
+        f"from_vector_store raises: {refused[1]}",
+    )
 
 
 if __name__ == "__main__":
