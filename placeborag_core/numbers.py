@@ -8,6 +8,7 @@ fine, converting it to a float is not, so finiteness is decided without the conv
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -15,7 +16,7 @@ import numpy.typing as npt
 
 from placeborag_core.messages import shown
 
-__all__ = ["is_finite_real", "real_array"]
+__all__ = ["is_finite_real", "python_values", "real_array"]
 
 _REAL_KINDS = frozenset("iuf")  # numpy dtype kinds of ints, unsigned ints and floats
 _FLOAT_LIMIT = 2**1024  # ints at or above this overflow a float
@@ -45,3 +46,33 @@ def real_array(value: Any, what: str) -> npt.NDArray[Any]:
             f"(strings, bools, complex numbers, dates and huge ints are not converted)"
         )
     return array
+
+
+def python_values(value: Any) -> Any:
+    """``value`` with every numpy bool, integer or floating scalar, at any nesting depth in
+    mappings, lists and tuples, replaced by the Python ``bool``, ``int`` or ``float`` of the same
+    value (a mapping that held one comes back as a ``dict``); ``value`` itself when it holds none.
+    Anything else (a callable, a compiled predicate) is left as it is. The caller bounds the
+    nesting depth first. Used for metadata (``store/numpy_scalars.py``) and filter operands."""
+    converted = _convert(value)
+    return value if converted is None else converted
+
+
+def _convert(value: Any) -> Any:
+    """The converted value, or None when nothing in ``value`` needs converting."""
+    if isinstance(value, np.bool_):
+        return bool(value)
+    if isinstance(value, np.integer):
+        return int(value)
+    if isinstance(value, np.floating):
+        return float(value)
+    if isinstance(value, Mapping):
+        changes = {k: c for k, v in value.items() if (c := _convert(v)) is not None}
+        return {**value, **changes} if changes else None
+    if isinstance(value, list | tuple):
+        items = [_convert(v) for v in value]
+        if all(c is None for c in items):
+            return None
+        out = [v if c is None else c for v, c in zip(value, items, strict=True)]
+        return out if isinstance(value, list) else tuple(out)
+    return None

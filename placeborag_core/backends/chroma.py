@@ -193,6 +193,7 @@ PROFILE = Profile(
         field_ops=frozenset(CHROMA_OPERATORS),
         logic_ops=frozenset({"$and", "$or"}),
         validate=validate_where,
+        numpy_operands=False,  # chromadb refuses them, in a list too (not JSON serialisable)
         missing_key_matches=frozenset({"$ne", "$nin", "$not_contains"}),
         numeric_equality="numeric",
         list_values="whole",

@@ -40,6 +40,7 @@ from placeborag_core.filters.predicates import (
 from placeborag_core.filters.values import is_number
 from placeborag_core.limits import MAX_FILTER_DEPTH, nesting_depth_exceeds
 from placeborag_core.messages import shown
+from placeborag_core.numbers import python_values
 
 __all__ = [
     "CoreNodes",
@@ -213,6 +214,8 @@ def compile_filter(
     ``None`` means no filter; so does an empty mapping, unless the dialect's ``validate`` says
     otherwise.
     ``call`` names the operation in the dialect's error suffix (Chroma: "... in get.").
+    numpy scalars in the filter are read as Python values unless the dialect refuses them
+    (``FilterDialect.numpy_operands``).
     """
     if where is None:
         return Everything()
@@ -224,6 +227,8 @@ def compile_filter(
             raise FilterError(f"{error}{dialect.error_suffix.format(call=call)}") from None
     elif isinstance(where, Mapping) and not where:
         return Everything()
+    if dialect.numpy_operands:
+        where = python_values(where)
     if dialect.reader is None:
         return read_core_filter(where, dialect)
     return dialect.reader(where, dialect)

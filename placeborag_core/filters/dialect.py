@@ -116,6 +116,10 @@ class FilterDialect:
     ``contains_elements``: how ``$contains``/``$not_contains`` compare a number with the elements of
     a list value: ``"numeric"`` (``2 == 2.0``) or ``"same_type"`` (an int operand finds only int
     elements, a float operand only float elements, as in Chroma).
+    ``numpy_operands``: numpy bool, integer and floating scalars in a filter (``np.int64(3)``) are
+    read as the Python ``bool``, ``int`` or ``float`` of the same value, before ``reader`` and the
+    core compiler's walk (after ``validate``, which judges the filter as given); False refuses
+    them (Chroma's client rejects all but ``np.float64``, a ``float`` subclass).
     ``reader``: the engine's own reading of a filter (a :data:`FilterReader`), for an engine
     whose filters the options above cannot state. It gets every ``where=`` but None (and, without
     ``validate``, an empty mapping), after ``validate``, and returns the compiled predicate. It
@@ -143,6 +147,7 @@ class FilterDialect:
     contains_elements: Literal["numeric", "same_type"] = "numeric"
     error_suffix: str = ""  # ends validation messages; "{call}" names the call (query, get)
     reader: FilterReader | None = None
+    numpy_operands: bool = True
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name:
@@ -183,4 +188,5 @@ _CHOICES: dict[str, tuple[object, ...]] = {
     "exists": ("key", "not_empty"),
     "int_vs_float_operand": ("exact", "truncate"),
     "contains_elements": ("numeric", "same_type"),
+    "numpy_operands": (True, False),
 }

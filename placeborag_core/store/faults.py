@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import hashlib
 from collections import deque
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 
 import numpy as np
@@ -54,6 +57,10 @@ def recall_keep_mask(
     return keep
 
 
+_HELD: ContextVar[tuple[FailureQueue, ...]] = ContextVar("placeborag_held_failures", default=())
+"""The queues whose failures are held in the current context (see ``FailureQueue.held``)."""
+
+
 @dataclass
 class _Pending:
     error: BaseException | type[BaseException]
@@ -94,8 +101,9 @@ class FailureQueue:
         return [(p.error, p.remaining) for p in self._queue]
 
     def take(self) -> BaseException | None:
-        """The exception the current query must raise, or None (consumes one use)."""
-        if not self._queue:
+        """The exception the current query must raise, or None (consumes one use); always None
+        inside :meth:`held`."""
+        if not self._queue or any(queue is self for queue in _HELD.get()):
             return None
         pending = self._queue[0]
         pending.remaining -= 1
@@ -104,6 +112,17 @@ class FailureQueue:
         if isinstance(pending.error, BaseException):
             return pending.error
         return _injected(pending.error)
+
+    @contextmanager
+    def held(self) -> Iterator[None]:
+        """Within the block, queries made in this thread (this context) neither raise nor consume
+        an armed failure; the queue is left as it was. Queries of other threads are unaffected.
+        For checkers that query a store a test has armed for its own code."""
+        token = _HELD.set((*_HELD.get(), self))
+        try:
+            yield
+        finally:
+            _HELD.reset(token)
 
 
 def _injected(error: type[BaseException]) -> BaseException:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Collection, Mapping, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -286,6 +287,11 @@ class ReadMethods:
                 compile_document_filter(where_document, dialect.error_suffix.format(call=call)),
             ]
         )
+
+    def _failures_held(self) -> AbstractContextManager[None]:
+        """For checkers that query a store (``assert_tenant_isolation``): in the block, this
+        thread's queries neither raise nor consume a failure armed with ``fail_next_query``."""
+        return self._failures.held()
 
     def _fire_failure(self) -> None:
         with self._lock:

@@ -8,6 +8,7 @@ docstring).
 
 from __future__ import annotations
 
+import copy
 import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -51,6 +52,10 @@ class FakeVectorStore(ReadMethods):
     [0, 1] makes each record visible to a given query with that probability, deterministically.
     ``visibility="manual"`` holds writes and deletes until :meth:`refresh`. ``orphaned_ids=True``
     leaves deleted ids in the index (returned with ``text=None``) until :meth:`compact`.
+
+    ``copy.copy`` and ``copy.deepcopy`` both give an independent store with the same records,
+    held writes, orphans, armed failures and settings (``copy.copy`` shares the embedder); it
+    pickles too.
     """
 
     def __init__(  # noqa: PLR0917 - the contract's signature
@@ -86,6 +91,16 @@ class FakeVectorStore(ReadMethods):
             state = dict(self.__dict__)
         del state["_lock"], state["_batches"]
         return state
+
+    def __copy__(self) -> FakeVectorStore:
+        """``copy.copy(store)``: an independent store, as ``copy.deepcopy`` makes one (records,
+        held writes, orphans, armed failures and settings copied, so writes and queries through
+        either leave the other alone), sharing only the embedder, which holds no records. A copy
+        sharing the records would be a second handle on them without the original's lock."""
+        with self._lock:
+            embedder = self._embedder
+            memo: dict[int, Any] = {} if embedder is None else {id(embedder): embedder}
+            return copy.deepcopy(self, memo)
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)

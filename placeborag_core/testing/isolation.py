@@ -83,6 +83,9 @@ def assert_tenant_isolation(
     sharpest probe for the others. A match counts as foreign unless the queried namespace holds
     that id with that very text (so two tenants may legitimately share an id, e.g. the same public
     document); orphaned ids (text None, the store's orphaned-id fault) are skipped.
+
+    Like ``store.trace()``, the check never consumes a failure armed with ``fail_next_query``
+    (nor raises it): the failures a test armed for the code under test are left for that code.
     """
     core = core_store_of(store)
     if isinstance(k, bool) or not isinstance(k, int) or k < 1:
@@ -96,16 +99,23 @@ def assert_tenant_isolation(
         if not isinstance(probe, str):
             raise TypeError(f"queries must be str, got {type(probe).__name__}")
     leaks: list[Leak] = []
-    for name in names:
-        own = {record_id: core.get(record_id, namespace=name) for record_id in core.ids(name)}
-        for probe in probes:
-            for match in core.query(probe, k=k, namespace=name):
-                if match.text is None:
-                    continue  # an orphaned id: a deleted record of this index, not a tenant's chunk
-                record = own.get(match.id)
-                if record is not None and record.text == match.text:
-                    continue
-                owner = _owner(core, name, match.id, match.text)
-                leaks.append(Leak(name, probe, match.id, owner))
+    with core._failures_held():
+        for name in names:
+            leaks.extend(_leaks(core, name, probes, k))
     if leaks:
         raise IsolationError(leaks)
+
+
+def _leaks(core: FakeVectorStore, name: str, probes: Sequence[str], k: int) -> list[Leak]:
+    """The foreign chunks the probes return in namespace ``name``."""
+    leaks: list[Leak] = []
+    own = {record_id: core.get(record_id, namespace=name) for record_id in core.ids(name)}
+    for probe in probes:
+        for match in core.query(probe, k=k, namespace=name):
+            if match.text is None:
+                continue  # an orphaned id: a deleted record of this index, not a tenant's chunk
+            record = own.get(match.id)
+            if record is not None and record.text == match.text:
+                continue
+            leaks.append(Leak(name, probe, match.id, _owner(core, name, match.id, match.text)))
+    return leaks

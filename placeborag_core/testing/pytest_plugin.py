@@ -253,14 +253,23 @@ def marker_options(request: pytest.FixtureRequest) -> RoutedOptions:
 
     Includes the extra names of every installed placeborag plugin. Adapter fixtures use this instead
     of calling ``route_options`` themselves, so they see exactly what the core fixtures see.
+    The markers are read when it is called, so one a fixture set up earlier added with
+    ``request.node.add_marker`` counts, in pytest's marker order (after the test's own, unless
+    added with ``append=False``). A fixture parametrised with
+    ``indirect=True`` fails the test: its options come from the marker only.
     """
     __tracebackhide__ = True
     item = request.node
     if not isinstance(item, pytest.Item):
         raise TypeError("marker_options() needs a function-scoped request (a test item)")
-    if _ROUTED_KEY not in item.stash:
-        item.stash[_ROUTED_KEY] = _route(item)
-    return item.stash[_ROUTED_KEY]
+    if hasattr(request, "param"):
+        _fail(
+            f"fixture {shown(request.fixturename)} takes no indirect parameter, got "
+            f"{shown(request.param)}; configure it with the placeborag marker, e.g. "
+            "pytest.param(..., marks=pytest.mark.placeborag(profile='chroma'))"
+        )
+    item.stash[_ROUTED_KEY] = routed = _route(item)
+    return routed
 
 
 def build_from_options(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
@@ -9,6 +10,7 @@ import pytest
 
 from placeborag_core.corpus.seeding import Document, seed_namespaces
 from placeborag_core.embedding.embedder import FakeEmbedder
+from placeborag_core.errors import RetrievalTimeout
 from placeborag_core.records import Match
 from placeborag_core.store import FakeVectorStore
 from placeborag_core.testing.isolation import IsolationError, Leak, assert_tenant_isolation
@@ -123,3 +125,45 @@ def test_many_leaks_are_summarised() -> None:
     message = str(IsolationError(leaks))
     assert "which belongs to no known namespace" in message
     assert message.endswith("... and 2 more")
+
+
+def test_an_armed_failure_is_neither_raised_nor_consumed_by_the_check() -> None:
+    store = _seeded()
+    store.fail_next_query(RetrievalTimeout("for the pipeline"), times=2)
+    store.fail_next_query(ConnectionError)
+    armed = store.armed_failures()
+    assert_tenant_isolation(store)
+    assert store.armed_failures() == armed
+    leaky = _seeded(_LeakyStore(embedder=FakeEmbedder()))
+    leaky.fail_next_query()
+    with pytest.raises(IsolationError):
+        assert_tenant_isolation(leaky, k=1)
+    assert leaky.armed_failures() == [(RetrievalTimeout, 1)]
+    # the failures still fire for the code under test, in order, once the check is done
+    with pytest.raises(RetrievalTimeout, match="for the pipeline"):
+        store.query("refunds")
+    with pytest.raises(RetrievalTimeout, match="for the pipeline"):
+        store.query("refunds")
+    with pytest.raises(ConnectionError, match="injected query failure"):
+        store.query("refunds")
+    assert store.query("refunds", k=1, namespace="test_seed_rag_acme")
+
+
+def test_only_the_checking_thread_passes_armed_failures_by() -> None:
+    store = _seeded()
+    store.fail_next_query()
+    raised: list[BaseException] = []
+
+    def pipeline() -> None:
+        try:
+            store.query("refunds")
+        except RetrievalTimeout as error:
+            raised.append(error)
+
+    with store._failures_held():
+        assert store.query("refunds", namespace="test_seed_rag_acme")  # held in this thread
+        worker = threading.Thread(target=pipeline)
+        worker.start()
+        worker.join()
+    assert [type(error) for error in raised] == [RetrievalTimeout]
+    assert store.armed_failures() == []
