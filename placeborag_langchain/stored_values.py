@@ -100,6 +100,18 @@ def postgres_values(documents: Sequence[Document], ids: Sequence[Any]) -> list[D
     return list(documents)
 
 
+def _each_metadata(
+    documents: Sequence[Document], stored: Callable[[Any], dict[Any, Any]]
+) -> list[Document]:
+    """The documents with their non-empty metadata replaced by ``stored(metadata)``."""
+    return [
+        doc
+        if not doc.metadata
+        else Document(page_content=doc.page_content, metadata=stored(doc.metadata), id=doc.id)
+        for doc in documents
+    ]
+
+
 def _qdrant_payload(metadata: Any) -> Any:
     # qdrant_client/local/local_collection.py `to_jsonable_python` (qdrant-client 1.x):
     # a JSON round-trip, pydantic's JSON mode for what json cannot write.
@@ -117,14 +129,7 @@ def qdrant_local_values(documents: Sequence[Document], ids: Sequence[Any]) -> li
     `PydanticSerializationError`, and a key json cannot write its `TypeError`, as the real
     client does. `ids` are not used."""
     del ids
-    return [
-        doc
-        if not doc.metadata
-        else Document(
-            page_content=doc.page_content, metadata=_qdrant_payload(doc.metadata), id=doc.id
-        )
-        for doc in documents
-    ]
+    return _each_metadata(documents, _qdrant_payload)
 
 
 _INT64 = range(-(2**63), 2**63)
@@ -164,11 +169,4 @@ def chroma_values(documents: Sequence[Document], ids: Sequence[Any]) -> list[Doc
     stored as a float. A list holding NaN is stored as given (chromadb raises an
     `InvalidArgumentError` from its log store there, not imitated). `ids` are not used."""
     del ids
-    return [
-        doc
-        if not doc.metadata
-        else Document(
-            page_content=doc.page_content, metadata=_chroma_metadata(doc.metadata), id=doc.id
-        )
-        for doc in documents
-    ]
+    return _each_metadata(documents, _chroma_metadata)
