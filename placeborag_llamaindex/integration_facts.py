@@ -21,6 +21,7 @@ __all__ = [
     "CallKwarg",
     "DroppedByClear",
     "IntegrationFacts",
+    "NanQuery",
     "same_score",
 ]
 
@@ -52,6 +53,13 @@ CALLS_AFTER_CLEAR = (
 )
 """The keys of ``DroppedByClear.errors``: a query with or without embedding, ``get_nodes`` of
 a non-empty id list or else by filters, ``delete_nodes``, ``delete`` and a non-empty ``add``."""
+
+NanQuery = Literal["refuse", "empty", "heap_order", "listing_order"] | Callable[[], Exception]
+"""What an integration makes of a query vector with a NaN component (``IntegrationFacts.
+nan_query``): ``"refuse"`` (the core's ``ValueError``), ``"empty"`` (no result, the engine is not
+asked), ``"heap_order"`` / ``"listing_order"`` (every filtered node scores NaN; which ``top_k``
+come back and in which order, see ``placeborag_llamaindex.search.nan_scored_ids``), or a callable
+building the exception the real store raises."""
 
 
 @dataclass(frozen=True)
@@ -226,6 +234,16 @@ class IntegrationFacts:
             (``ChromaVectorStore``: Chroma's ``ValueError``; ``QdrantVectorStore`` and
             ``PGVectorStore`` search with 2 for 2.0). None: every such value is refused, as is
             every one in a query without embedding.
+        nan_query: a query vector with a NaN component (``NanQuery``), in a plain query (MMR
+            mode keeps the core's ``ValueError`` but where the value is ``"empty"`` or an
+            exception): ``SimpleVectorStore`` scores every node NaN and keeps ``top_k`` by its
+            heap (``"heap_order"``, li-simple-nan-query); ``ChromaVectorStore`` scores them NaN
+            and picks by HNSW internals (``"listing_order"``: the first ``top_k`` in listing
+            order, a divergence unless ``top_k`` covers them, li-chroma-nan-query);
+            ``MilvusVectorStore`` answers nothing (``"empty"``, li-milvus-nan-query);
+            ``QdrantVectorStore`` raises ``ValueError: Query vector must not contain NaN``
+            (li-qdrant-nan-query); ``PGVectorStore``'s SQLAlchemy ``DataError`` is not imitated
+            (``"refuse"``, li-pgvector-nan-query).
         evidence: (fact, where it is documented) pairs.
     """
 
@@ -284,6 +302,7 @@ class IntegrationFacts:
     expression_schema: Schema | None = None
     dropped_by_clear: DroppedByClear | None = None
     top_k_not_int: Callable[[object], int | None] | None = None
+    nan_query: NanQuery = "refuse"
     evidence: tuple[tuple[str, str], ...] = ()
 
     def __post_init__(self) -> None:

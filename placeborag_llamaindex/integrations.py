@@ -138,9 +138,11 @@ _DEFAULT = IntegrationFacts(
     unranked_score=None,
     get_nodes_with_embedding=False,
     stores_text_optional=True,  # stores_text=False: as SimpleVectorStore (li-simple-stores-text)
+    nan_query="heap_order",  # SimpleVectorStore's heap of NaN scores: li-simple-nan-query
     evidence=(
         ("all", "placeborag convention: every operator, strict semantics, nothing silently lost"),
         ("stores_text", f"{DOC}#li-simple-stores-text"),
+        ("NaN in the query vector", f"{DOC}#li-simple-nan-query"),
         ("mmr", f"{DOC}#li-simple-mmr-latest-pick"),
         ("delete_nodes", f"{DOC}#li-simple-delete-nodes-none (a divergence: refused here)"),
     ),
@@ -164,6 +166,7 @@ _CHROMA = IntegrationFacts(
     get_nodes_empty_ids="everything",
     delete_nodes_needs_ids=True,
     top_k_not_int=_chroma_top_k,
+    nan_query="listing_order",  # HNSW internals pick; li-chroma-nan-query
     unranked_score=None,
     get_nodes_with_embedding=False,
     call_errors=MappingProxyType(
@@ -232,6 +235,7 @@ _QDRANT = IntegrationFacts(
     get_nodes_empty_ids="nothing",
     delete_nodes_needs_ids=False,
     top_k_not_int=_integral_float_top_k,
+    nan_query=functools.partial(ValueError, "Query vector must not contain NaN"),
     unranked_score=1.0,
     get_nodes_with_embedding=True,
     get_nodes_limit=True,
@@ -380,6 +384,7 @@ _MILVUS = IntegrationFacts(
     mmr_fallback=False,
     get_nodes_empty_ids="nothing",
     delete_nodes_needs_ids=False,
+    nan_query="empty",  # li-milvus-nan-query
     ignored_query_kwargs=("where",),  # never read by the real query
     call_kwargs=_MILVUS_CALL_KWARGS,
     unranked_score=None,
@@ -462,6 +467,9 @@ _PGVECTOR = IntegrationFacts(
     get_nodes_empty_ids="everything",
     delete_nodes_needs_ids=False,
     top_k_not_int=_integral_float_top_k,
+    # li-pgvector-nan-query: PGVectorStore raises SQLAlchemy's DataError; we keep the core's
+    # ValueError (a divergence: docs/integrations/llamaindex-parity.md)
+    nan_query="refuse",
     unranked_score=0,  # a NULL distance (no embedding) is reported as the int 0
     get_nodes_with_embedding=True,
     metrics=("cosine",),

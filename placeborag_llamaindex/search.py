@@ -5,9 +5,10 @@ plain query, and whether the picks are reported with their MMR objectives).
 
 from __future__ import annotations
 
-from collections.abc import Collection
+import heapq
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Literal
 
 from placeborag_core import FakeVectorStore, Match, Record
 from placeborag_core.store import Where
@@ -15,7 +16,41 @@ from placeborag_llamaindex.integrations import IntegrationFacts
 from placeborag_llamaindex.mmr_objectives import mmr_objectives
 from placeborag_llamaindex.query_options import QueryOptions
 
-__all__ = ["Ranked", "Search"]
+__all__ = ["Ranked", "Search", "nan_scored_ids"]
+
+
+class _NanScored:
+    """A heap entry scored NaN: ``SimpleVectorStore`` pushes ``(nan, node_id)`` tuples, and a
+    NaN is neither equal to nor less than another, so no entry is less than another."""
+
+    __slots__ = ("id",)
+
+    def __init__(self, record_id: str) -> None:
+        self.id = record_id
+
+    def __lt__(self, other: _NanScored) -> bool:
+        return False
+
+
+def nan_scored_ids(
+    ids: Sequence[str], k: int, order: Literal["heap_order", "listing_order"]
+) -> list[str]:
+    """The ``k`` of ``ids`` (listing order) a query answers when every score is NaN, in the
+    order it answers them.
+
+    ``"heap_order"``: ``get_top_k_embeddings`` of ``SimpleVectorStore`` pushes each node on a
+    heap, pops one whenever it holds more than ``k``, then sorts by score (stable, so the heap's
+    order stays); with no entry less than another, what stays is a function of the listing order
+    and ``k`` alone, and this replays it (li-simple-nan-query). ``"listing_order"``: the first
+    ``k``."""
+    if order == "listing_order":
+        return list(ids[:k])
+    heap: list[_NanScored] = []
+    for record_id in ids:
+        heapq.heappush(heap, _NanScored(record_id))
+        if len(heap) > k:
+            heapq.heappop(heap)
+    return [entry.id for entry in heap]
 
 
 @dataclass(frozen=True)
@@ -47,6 +82,29 @@ class Search:
         return self.store.select(
             where, ids=ids, namespace=self.namespace, limit=limit, where_document=where_document
         )
+
+    def nan_scored(
+        self,
+        k: int,
+        where: Where | None,
+        ids: Collection[str] | None,
+        options: QueryOptions,
+        order: Literal["heap_order", "listing_order"],
+    ) -> Ranked:
+        """The answer to a query vector with a NaN component where the integration scores every
+        node NaN (``IntegrationFacts.nan_query``): the records that pass, picked and ordered
+        by ``nan_scored_ids``, each reported with a NaN score. The core is not asked to rank:
+        it refuses a non-finite query vector."""
+        records = [
+            r
+            for r in self.select(where, ids, where_document=options.where_document)
+            if r.vector is not None
+        ]
+        by_id = {r.id: r for r in records}
+        picked = [by_id[i] for i in nan_scored_ids([r.id for r in records], k, order)]
+        nan = float("nan")
+        matches = [Match(r.id, r.text, dict(r.metadata), nan, nan) for r in picked]
+        return Ranked(matches, [nan] * len(matches))
 
     def nearest(
         self,

@@ -19,6 +19,8 @@ has is refused by its base :class:`~placeborag_llamaindex.engine_only_methods.En
 from __future__ import annotations
 
 import dataclasses
+import math
+import numbers
 from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any, Literal, TypeVar
 
@@ -449,6 +451,20 @@ class PlaceboVectorStore(PersistenceMethods, EngineOnlyMethods, BasePydanticVect
                 where, ids, limit=k, where_document=options.where_document
             )
             return self._codec.unranked(records)
+        nan_query = self._facts.nan_query
+        width = self._store.dimension
+        if (
+            nan_query != "refuse"
+            and _has_nan(query.query_embedding)
+            and (width is None or len(query.query_embedding) == width)  # else the core refuses
+        ):
+            if callable(nan_query):
+                raise nan_query()
+            if nan_query == "empty":
+                return self._codec.ranked([])
+            if not options.mmr:
+                ranked = self._search.nan_scored(k, where, ids, options, nan_query)
+                return self._codec.ranked(ranked.matches, ranked.reported)
         ranked = self._search.nearest(query.query_embedding, k, where, ids, options)
         if not ranked.matches and self._facts.empty_result is not None:
             error, message = self._facts.empty_result
@@ -457,6 +473,12 @@ class PlaceboVectorStore(PersistenceMethods, EngineOnlyMethods, BasePydanticVect
 
     async def aquery(self, query: VectorStoreQuery, **kwargs: Any) -> VectorStoreQueryResult:
         return self.query(query, **kwargs)
+
+
+def _has_nan(vector: Sequence[object]) -> bool:
+    """Whether a query vector has a NaN component (``IntegrationFacts.nan_query``); anything
+    else the core checks."""
+    return any(isinstance(x, numbers.Real) and math.isnan(x) for x in vector)
 
 
 def _check_constructor_arguments(data: Mapping[str, Any]) -> None:

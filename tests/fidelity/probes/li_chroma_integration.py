@@ -212,6 +212,21 @@ def main() -> None:
         and texts(l2, k=True) == texts(l2, k=1),
         f"similarity_top_k that is no int raises Chroma's ValueError: {not_int}; True is 1",
     )
+    nan = float("nan")
+    nan_all = l2.vector_store.query(
+        VectorStoreQuery(query_embedding=[nan] * 4, similarity_top_k=99)
+    )
+    nan_two = l2.vector_store.query(VectorStoreQuery(query_embedding=[nan] * 4, similarity_top_k=2))
+    listed = l2.vector_store._collection.get()["ids"]
+    facts.check(
+        "li-chroma-nan-query",
+        nan_all.ids == listed
+        and len(nan_two.ids) == 2
+        and all(math.isnan(s) for s in [*nan_all.similarities, *nan_two.similarities]),
+        f"a NaN in the query vector scores every node nan, no error; a top_k over every node "
+        f"answers them in insertion order ({nan_all.ids == listed}); a smaller one answers "
+        f"{[n.get_content() for n in nan_two.nodes]} (the index's pick)",
+    )
     native = texts(l2, vector_store_kwargs={"where": {"color": "blue"}})
     both = raised(
         lambda: texts(

@@ -428,6 +428,21 @@ def call_kwargs(vs: MilvusVectorStore) -> None:
     )
 
 
+def nan_query(vs: MilvusVectorStore) -> None:
+    """A NaN in the query vector: milvus-lite answers nothing."""
+    vs.add([TextNode(text=t, id_=t, embedding=UNIT[t]) for t in "abc"])
+    nan = float("nan")
+    got = [
+        vs.query(VectorStoreQuery(query_embedding=q, similarity_top_k=2))
+        for q in ([nan] * 4, [nan, *UNIT["q"][1:]])
+    ]
+    facts.check(
+        "li-milvus-nan-query",
+        all(r.ids == [] and r.similarities == [] and r.nodes == [] for r in got),
+        f"a NaN in the query vector answers nothing, no error: {[(r.ids, r.nodes) for r in got]}",
+    )
+
+
 def main() -> None:
     root = tempfile.mkdtemp(prefix="placeborag-li-milvus-probe-")
     os.environ["GLOG_log_dir"] = root  # noqa: SIM112 - glog's own variable: no logs in /tmp
@@ -442,6 +457,7 @@ def main() -> None:
         mmr(store(collection_name="mmr", overwrite=True))
         node_calls(store)
         call_kwargs(store(collection_name="kw", overwrite=True))
+        nan_query(store(collection_name="nan", overwrite=True))
     finally:
         server_manager_instance.release_all()
         shutil.rmtree(root, ignore_errors=True)

@@ -217,6 +217,16 @@ def mmr(vs: PGVectorStore) -> None:
         MMR_QUERY, [common.UNIT[t] for t in texts], similarity_top_k=3, embedding_ids=texts
     )
     check("li-pgvector-mmr-score-objective", run(), [picks, [round(s, 6) for s in objectives]])
+    nan_query = error_of(
+        lambda: vs.query(
+            VectorStoreQuery(query_embedding=[float("nan"), 0.0, 0.0, 1.0], similarity_top_k=2)
+        )
+    )
+    check(
+        "li-pgvector-nan-query",
+        error_start(nan_query, "(psycopg2.errors.DataException) NaN not allowed in vector"),
+        ("DataError", "(psycopg2.errors.DataException) NaN not allowed in vector"),
+    )
     plain = vs.query(VectorStoreQuery(query_embedding=MMR_QUERY, similarity_top_k=2))
     outside = [
         vs.query(

@@ -330,6 +330,16 @@ def main() -> None:
         "vector_store_kwargs={'where': ...} is never read: a dict or a string changes nothing "
         f"({where_alone} == {everything}), and beside filters= raises nothing ({where_beside})",
     )
+    nan_query = raised(
+        lambda: plain.vector_store.query(
+            VectorStoreQuery(query_embedding=[float("nan"), 0.0, 0.0, 1.0], similarity_top_k=2)
+        )
+    )
+    facts.check(
+        "li-qdrant-nan-query",
+        nan_query == (ValueError, "Query vector must not contain NaN"),
+        f"a NaN in the query vector raises (local mode): {nan_query}",
+    )
     mmr = texts(
         plain, k=3, vector_store_query_mode="mmr", vector_store_kwargs={"mmr_threshold": 0.1}
     )

@@ -11,6 +11,8 @@ python tests/fidelity/probes/li_simple_store.py
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from _llamaindex import filters
 from _probe import Facts, raised
@@ -170,6 +172,23 @@ def main() -> None:
         "li-simple-zero-vector",
         zero[0] is None and "nan" in zero[1],
         "a stored zero vector scores nan (numpy warns), no error",
+    )
+    six = store({f"n{i}": [1.0, float(i)] for i in range(6)})
+    nan = float("nan")
+    answers = {k: query(six, [nan, 0.5], k=k) for k in (1, 2, 4, 7)}
+    facts.check(
+        "li-simple-nan-query",
+        {k: r.ids for k, r in answers.items()}
+        == {
+            1: ["n5"],
+            2: ["n4", "n5"],
+            4: ["n4", "n1", "n5", "n3"],
+            7: ["n0", "n1", "n2", "n3", "n4", "n5"],
+        }
+        and all(math.isnan(s) for r in answers.values() for s in r.similarities),
+        "a NaN in the query vector scores every node nan, no error; the heap of "
+        f"get_top_k_embeddings keeps a function of insertion order and k: "
+        f"{ {k: r.ids for k, r in answers.items()} }",
     )
     stores_text(facts)
     facts.done()
