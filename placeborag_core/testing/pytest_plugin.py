@@ -255,14 +255,16 @@ def marker_options(request: pytest.FixtureRequest) -> RoutedOptions:
     of calling ``route_options`` themselves, so they see exactly what the core fixtures see.
     The markers are read when it is called, so one a fixture set up earlier added with
     ``request.node.add_marker`` counts, in pytest's marker order (after the test's own, unless
-    added with ``append=False``). A fixture parametrised with
-    ``indirect=True`` fails the test: its options come from the marker only.
+    added with ``append=False``). placeborag's own fixtures, parametrised with
+    ``indirect=True``, fail the test: their options come from the marker only. A fixture of your
+    own may take parameters (``params=`` or ``indirect=True``) and still call this.
     """
     __tracebackhide__ = True
     item = request.node
     if not isinstance(item, pytest.Item):
         raise TypeError("marker_options() needs a function-scoped request (a test item)")
-    if hasattr(request, "param"):
+    ours = item.config.stash.get(_FIXTURES_KEY, frozenset(CORE_FIXTURES))
+    if hasattr(request, "param") and request.fixturename in ours:
         _fail(
             f"fixture {shown(request.fixturename)} takes no indirect parameter, got "
             f"{shown(request.param)}; configure it with the placeborag marker, e.g. "

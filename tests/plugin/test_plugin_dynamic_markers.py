@@ -79,3 +79,40 @@ def test_an_indirect_parameter_fails_the_test(isolated: pytest.Pytester, fixture
         "profile='chroma'))*"
     )
     result.stdout.fnmatch_lines([expected])
+
+
+def test_a_parametrised_fixture_of_ones_own_may_read_the_marker(isolated: pytest.Pytester) -> None:
+    isolated.makeconftest(
+        """
+        import pytest
+        from placeborag_core.pytest_plugin import build_from_options, marker_options
+        from placeborag_core import FakeVectorStore
+
+
+        @pytest.fixture(params=["chroma", "qdrant"])
+        def my_store(request):
+            options = {**marker_options(request).store, "profile": request.param}
+            return build_from_options(FakeVectorStore, options)
+        """
+    )
+    isolated.makepyfile(
+        """
+        import pytest
+
+
+        def test_unmarked(my_store):
+            assert my_store.profile.name in ("chroma", "qdrant")
+
+
+        @pytest.mark.placeborag(recall=0.5)
+        def test_marked(my_store):
+            assert my_store.recall == 0.5
+
+
+        @pytest.mark.parametrize("my_store", ["faiss"], indirect=True)
+        def test_indirect(my_store):
+            assert my_store.profile.name == "faiss"
+        """
+    )
+    result = isolated.runpytest("-p", "no:randomly")
+    result.assert_outcomes(passed=5)
