@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import argparse
 import os
+import secrets
 import stat
 import sys
-import tempfile
 import traceback
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -172,29 +172,25 @@ def _seeded_store(args: argparse.Namespace, err: TextIO) -> FakeVectorStore:
 
 def _write_atomically(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` through a temporary file and a rename, so a reader never sees
-    half a manifest. The file gets the mode a plain ``open()`` would give it (the umask's), or
-    keeps the mode of the file it replaces, not the temporary file's private 0600."""
+    half a manifest. The file keeps the mode of the file it replaces, or else gets the mode a
+    plain ``open()`` gives (0o666 less the umask, applied by the kernel: reading the umask would
+    mean setting it, for a moment, for every thread)."""
     directory = path.parent if str(path.parent) else Path()
-    mode = _mode_for(path)
-    handle, temporary = tempfile.mkstemp(dir=directory, prefix=f".{path.name}.", suffix=".tmp")
     try:
-        os.chmod(temporary, mode)
+        kept: int | None = stat.S_IMODE(path.stat().st_mode)
+    except FileNotFoundError:
+        kept = None
+    temporary = directory / f".{path.name}.{secrets.token_hex(8)}.tmp"
+    handle = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    try:
+        if kept is not None:
+            os.chmod(temporary, kept)
         with os.fdopen(handle, "w", encoding="utf-8") as stream:
             stream.write(text)
         os.replace(temporary, path)
     except BaseException:
-        Path(temporary).unlink(missing_ok=True)
+        temporary.unlink(missing_ok=True)
         raise
-
-
-def _mode_for(path: Path) -> int:
-    """The permission bits for ``path``: its own if it exists, else 0o666 less the umask."""
-    try:
-        return stat.S_IMODE(path.stat().st_mode)
-    except FileNotFoundError:
-        umask = os.umask(0o022)  # reading the umask means setting it; restored at once
-        os.umask(umask)
-        return 0o666 & ~umask
 
 
 def _run_seed(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:

@@ -377,7 +377,7 @@ _LANCEDB = IntegrationFacts(
 # lc-milvus-missing-key-*, lc-milvus-later-type-change, lc-milvus-extra-key-dropped,
 # lc-milvus-filter-expr-string, lc-milvus-filter-dict-kwarg-typeerror, lc-milvus-k-0,
 # lc-milvus-delete-*, lc-milvus-get-by-ids-not-implemented, lc-milvus-duplicate-ids-one-batch,
-# lc-milvus-id-not-str, lc-milvus-ids-none, lc-milvus-search-before-collection. The relevance
+# lc-milvus-ids-asserted, lc-milvus-ids-none, lc-milvus-search-before-collection. The relevance
 # functions and the delete rules are also read from langchain_milvus/vectorstores/milvus.py.
 _MILVUS = IntegrationFacts(
     profile="milvus",

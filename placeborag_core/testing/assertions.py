@@ -136,7 +136,7 @@ def _show_where(where: Where | None) -> str:
     if isinstance(where, str):
         return shown(where)
     name = getattr(where, "__qualname__", None) or type(where).__name__
-    return f"<{name}>"
+    return name if name.endswith(">") else f"<{name}>"  # a lambda's name is "<lambda>" already
 
 
 def _filters(where: Where | None) -> bool:

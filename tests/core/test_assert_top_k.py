@@ -182,9 +182,10 @@ def is_hungarian(record: Any) -> bool:
     ("profile", "where", "shown"),
     [
         ("default", is_hungarian, "<is_hungarian>"),
+        ("default", lambda record: record.metadata["lang"] == "hu", "<lambda>"),
         ("milvus", 'lang == "hu"', "'lang == \"hu\"'"),
     ],
-    ids=["callable", "milvus-expression"],
+    ids=["callable", "lambda", "milvus-expression"],
 )
 @pytest.mark.parametrize("check", [assert_top_k, assert_top_k_unordered])
 def test_a_where_that_is_not_a_mapping_is_shown_as_written(
