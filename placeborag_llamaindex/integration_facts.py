@@ -203,6 +203,9 @@ class IntegrationFacts:
             ``"position"`` (FAISS: ``"0"``, ``"1"``, ...), which ``add`` returns.
         similarity_type: the number type of a query result's similarities.
         empty_result: the exception a query with no result raises (LanceDB raises ``Warning``).
+        unranked_error: the exception a query without embedding raises once a node passes its
+            restrictions (``SimpleVectorStore`` scores the nodes against ``None``:
+            ``TypeError``); with no such node the result is empty. None: the nodes are listed.
         refused: methods the integration does not implement: name -> (exception, message).
         profile_columns: the typed-column rule the integration's table has, replacing the
             profile's (LanceDB: metadata as one struct column).
@@ -287,6 +290,7 @@ class IntegrationFacts:
     record_ids: Literal["node_id", "position"] = "node_id"
     similarity_type: Callable[[float], float] = same_score
     empty_result: tuple[type[BaseException], str] | None = None
+    unranked_error: tuple[type[Exception], str] | None = None
     refused: Mapping[str, tuple[type[Exception], str]] = field(
         default_factory=lambda: MappingProxyType({})
     )

@@ -47,6 +47,7 @@ The adapter reads a row and never branches on a profile name.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
 from collections.abc import Callable, Mapping
@@ -81,7 +82,7 @@ from placeborag_llamaindex.integration_facts import (
 from placeborag_llamaindex.nodes import NodeIdError, node_record_id
 from placeborag_llamaindex.pgvector_filters import pgvector_where, pgvector_where_with_ids
 
-__all__ = ["INTEGRATIONS", "IntegrationFacts", "integration_for"]
+__all__ = ["INTEGRATIONS", "IntegrationFacts", "integration_for", "without_text"]
 
 DOC = "docs/integrations/llamaindex.md"
 _NEW = "docs/integrations/new_integrations.md"
@@ -218,7 +219,8 @@ _QDRANT_NO_COLLECTION = DroppedByClear(
     add_creates=True,
 )
 """``QdrantVectorStore`` has no collection until its first non-empty ``add`` creates it, and
-none again after ``clear()`` drops it (``li-qdrant-no-collection-*``, ``li-qdrant-clear``)."""
+none again after ``clear()`` drops it (``li-qdrant-no-collection-before-add``,
+``li-qdrant-clear``)."""
 
 _QDRANT = IntegrationFacts(
     profile="qdrant",
@@ -607,3 +609,26 @@ def integration_for(profile: str) -> IntegrationFacts:
             f"profile {profile!r} has no LlamaIndex integration facts; "
             f"PlaceboVectorStore supports: {', '.join(INTEGRATIONS)}"
         ) from None
+
+
+def without_text(facts: IntegrationFacts) -> IntegrationFacts:
+    """``facts`` for ``PlaceboVectorStore(stores_text=False)`` (the opt-in of a row with
+    ``stores_text_optional``, the default profile's): ``SimpleVectorStore``'s paths, as its
+    source shows. A query returns ids and similarities without nodes (``li-simple-score``),
+    ``get_nodes`` raises ``NotImplementedError("SimpleVectorStore does not store nodes
+    directly.")``, and a query without embedding raises the ``TypeError`` of scoring the nodes
+    against ``None`` once a node passes its restrictions (none: an empty result)."""
+    return dataclasses.replace(
+        facts,
+        stores_text=False,
+        refused=MappingProxyType(
+            {
+                **facts.refused,
+                "get_nodes": (
+                    NotImplementedError,
+                    "SimpleVectorStore does not store nodes directly.",
+                ),
+            }
+        ),
+        unranked_error=(TypeError, "unsupported operand type(s) for *: 'NoneType' and 'float'"),
+    )

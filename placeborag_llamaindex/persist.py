@@ -14,7 +14,10 @@ Format, version 2 (one UTF-8 JSON object)::
     }
 
 ``store`` holds the constructor fields of the store (``stores_text`` only where it is not the
-profile's own: ``false`` under the default profile's opt-in), ``namespaces`` every namespace
+profile's own: ``false`` under the default profile's opt-in), plus ``no_collection`` where the
+store's collection state is not the one a fresh store loaded with the same records has (a
+qdrant collection emptied by deletes: ``false``; a milvus store after ``clear()``: ``true``),
+``namespaces`` every namespace
 that holds records, each a list of records in the profile's listing order. ``metadata`` is what
 the store keeps for a node: the node's own metadata plus LlamaIndex's bookkeeping keys
 (``_node_content``, ``_node_type``, ``doc_id``, ``document_id``, ``ref_doc_id``). Floats are

@@ -30,6 +30,7 @@ __all__ = ["PersistenceMethods"]
 _PERSIST_NAMESPACE_SEP = "__"  # llama_index.core.vector_stores.simple.NAMESPACE_SEP
 _PERSIST_FNAME = "vector_store.json"  # llama_index.core.vector_stores.types.DEFAULT_PERSIST_FNAME
 _DEFAULT_PERSIST_DIR = "./storage"  # llama_index.core.vector_stores.types.DEFAULT_PERSIST_DIR
+_NO_COLLECTION = "no_collection"  # the saved state beside the constructor fields
 
 
 class PersistenceMethods:
@@ -46,6 +47,7 @@ class PersistenceMethods:
         namespace: str
         _store: FakeVectorStore
         _facts: IntegrationFacts
+        _no_collection: bool
 
         def __init__(
             self, *, embedder: FakeEmbedder | PlaceboEmbedding | None = None, **data: Any
@@ -73,6 +75,30 @@ class PersistenceMethods:
             fields["stores_text"] = self.stores_text
         return fields
 
+    def _saved(self) -> dict[str, Any]:
+        """The persisted ``store``: ``_fields()``, plus ``no_collection`` where the real store's
+        collection state (``IntegrationFacts.dropped_by_clear``) is not the one a fresh store
+        loaded with the same records has: a qdrant collection emptied by deletes (it exists),
+        a milvus store after ``clear()`` (it has none). Other files stay as they were."""
+        fields = self._fields()
+        dropped = self._facts.dropped_by_clear
+        empty = self._store.count(self.namespace) == 0
+        if dropped is not None and empty and self._no_collection is not dropped.from_start:
+            fields[_NO_COLLECTION] = self._no_collection
+        return fields
+
+    def _restore_collection_state(self, no_collection: object, source: str) -> None:
+        """Set the collection state ``_saved`` (or a pickle) recorded: ``None`` (absent) keeps
+        the fresh store's."""
+        if no_collection is None:
+            return
+        if not isinstance(no_collection, bool) or self._facts.dropped_by_clear is None:
+            raise ValueError(
+                f'{source}: "store" holds an invalid {_NO_COLLECTION}: {no_collection!r} '
+                f"(a bool, for a profile whose clear() drops the collection)"
+            )
+        self._no_collection = no_collection
+
     def persist(
         self,
         persist_path: str = os.path.join(_DEFAULT_PERSIST_DIR, _PERSIST_FNAME),
@@ -83,7 +109,7 @@ class PersistenceMethods:
         holds writes waiting for ``refresh()`` or orphaned ids (neither has a place in the file;
         pickling keeps both)."""
         path = inputs.path(persist_path, "persist_path")
-        persist.write_payload(persist.payload_of(self._store, self._fields()), path, fs)
+        persist.write_payload(persist.payload_of(self._store, self._saved()), path, fs)
 
     @classmethod
     def from_persist_path(
@@ -132,12 +158,15 @@ class PersistenceMethods:
         source: str,
         embedder: FakeEmbedder | PlaceboEmbedding | None,
     ) -> PlaceboVectorStore:
+        fields = dict(payload["store"])
+        no_collection = fields.pop(_NO_COLLECTION, None)
         try:
-            store = cast("PlaceboVectorStore", cls(embedder=embedder, **payload["store"]))
+            store = cast("PlaceboVectorStore", cls(embedder=embedder, **fields))
         except (TypeError, ValueError) as error:
             raise ValueError(
                 f'{source}: "store" holds invalid constructor fields: {error}'
             ) from None
+        store._restore_collection_state(no_collection, source)
         persist.load_records(store._store, payload, source)
         return store
 
@@ -149,7 +178,7 @@ class PersistenceMethods:
             raise TypeError(
                 f"PlaceboVectorStore.to_dict() takes no arguments, got {sorted(kwargs)}"
             )
-        payload = persist.payload_of(self._store, self._fields())
+        payload = persist.payload_of(self._store, self._saved())
         payload["class_name"] = self.class_name()
         return payload
 
@@ -204,14 +233,19 @@ class PersistenceMethods:
         """Pickle the fields and the core store itself (records, held writes, orphans, armed
         failures, settings); never the collaborators, which are rebuilt. LlamaIndex's own
         ``BaseComponent`` pickling would drop the store and re-run ``__init__``, losing every
-        record."""
-        return {"fields": self._fields(), "store": self._store}
+        record. ``no_collection``: whether the real store has no collection now
+        (``IntegrationFacts.dropped_by_clear``), which ``_bind`` would reset."""
+        return {"fields": self._fields(), "store": self._store, _NO_COLLECTION: self._no_collection}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        if not isinstance(state, dict) or set(state) != {"fields", "store"}:
+        keys = {"fields", "store"}
+        if not isinstance(state, dict) or set(state) not in (keys, {*keys, _NO_COLLECTION}):
             raise TypeError("not a pickled PlaceboVectorStore state")
         store = state["store"]
-        if not isinstance(store, FakeVectorStore):
+        no_collection = state.get(_NO_COLLECTION, False)
+        if not isinstance(store, FakeVectorStore) or not isinstance(no_collection, bool):
             raise TypeError("not a pickled PlaceboVectorStore state: no FakeVectorStore")
         self.__init__(**state["fields"])  # type: ignore[misc]
         self._bind(store, self._facts)
+        if _NO_COLLECTION in state and self._facts.dropped_by_clear is not None:
+            self._no_collection = no_collection

@@ -18,6 +18,7 @@ has is refused by its base :class:`~placeborag_llamaindex.engine_only_methods.En
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import math
 import numbers
@@ -40,7 +41,12 @@ from placeborag_llamaindex import inputs
 from placeborag_llamaindex.embedding import PlaceboEmbedding
 from placeborag_llamaindex.engine_only import refuse_engine_arguments
 from placeborag_llamaindex.engine_only_methods import EngineOnlyMethods
-from placeborag_llamaindex.integrations import INTEGRATIONS, IntegrationFacts, integration_for
+from placeborag_llamaindex.integrations import (
+    INTEGRATIONS,
+    IntegrationFacts,
+    integration_for,
+    without_text,
+)
 from placeborag_llamaindex.nodes import NodeCodec
 from placeborag_llamaindex.persistence_methods import PersistenceMethods
 from placeborag_llamaindex.query_options import QueryOptions
@@ -78,7 +84,8 @@ class PlaceboVectorStore(PersistenceMethods, EngineOnlyMethods, BasePydanticVect
         stores_text: the profile's (``IntegrationFacts.stores_text``); the default profile also
             takes ``False``: a query then returns ids without nodes and ``VectorStoreIndex``
             keeps the nodes in its docstore, as over ``SimpleVectorStore``
-            (``docs/integrations/llamaindex.md#li-simple-stores-text``).
+            (``docs/integrations/llamaindex.md#li-simple-stores-text``), and ``get_nodes`` and
+            a query without embedding raise as ``SimpleVectorStore``'s do (``without_text``).
 
     Keyword-only ``embedder``: a ``FakeEmbedder`` or ``PlaceboEmbedding`` for text queries on
     ``core_store`` (LlamaIndex itself always hands the store vectors).
@@ -135,7 +142,7 @@ class PlaceboVectorStore(PersistenceMethods, EngineOnlyMethods, BasePydanticVect
         require_unicode(self.namespace, "namespace")
         integration = integration_for(self.profile)
         if self.stores_text is not integration.stores_text:  # the opt-out of the default row
-            integration = dataclasses.replace(integration, stores_text=self.stores_text)
+            integration = without_text(integration)
         if integration.metrics is not None and self.metric not in (None, *integration.metrics):
             raise ValueError(
                 f"{integration.integration} always queries with "
@@ -182,8 +189,21 @@ class PlaceboVectorStore(PersistenceMethods, EngineOnlyMethods, BasePydanticVect
     def _has_no_collection(self) -> bool:
         """Whether the real store would have no collection now (``IntegrationFacts.
         dropped_by_clear``): none was created yet or ``clear()`` dropped it, and nothing wrote
-        records into the namespace since (seeding writes straight into the core store)."""
-        return self._no_collection and self._store.count(self.namespace) == 0
+        records into the namespace since (seeding writes straight into the core store).
+
+        The namespace's records are counted as they stand once the writes waiting for
+        ``refresh()`` are published (``visibility="manual"``), not as queries see them now: a
+        ``clear()`` drops the collection at once, even while its deletes wait."""
+        return self._no_collection and self._latest_count() == 0
+
+    def _latest_count(self) -> int:
+        """How many records the namespace holds once every pending write is published; the
+        core store is left as it is (a refreshed copy is counted)."""
+        if not self._store.pending_writes:
+            return self._store.count(self.namespace)
+        latest = copy.copy(self._store)  # independent of the store: records and held writes
+        latest.refresh()
+        return latest.count(self.namespace)
 
     def _after_clear(self, call: str, run: Callable[[], _T]) -> _T:
         """``run()``, unless the real store has no collection (``_has_no_collection``): then
@@ -268,7 +288,7 @@ class PlaceboVectorStore(PersistenceMethods, EngineOnlyMethods, BasePydanticVect
     @property
     def facts(self) -> IntegrationFacts:
         """The integration conventions this store reproduces (a row of ``INTEGRATIONS``; with
-        the ``stores_text`` opt-out, a copy of it that has ``stores_text=False``)."""
+        the ``stores_text`` opt-out, its ``without_text`` copy)."""
         return self._facts
 
     def fail_next_query(
@@ -352,8 +372,13 @@ class PlaceboVectorStore(PersistenceMethods, EngineOnlyMethods, BasePydanticVect
         """Delete every node of this store's namespace.
 
         An integration whose ``clear()`` drops the collection then fails the later calls as it
-        does without a collection (``IntegrationFacts.dropped_by_clear``); one that refuses to
-        clear nothing raises its ``call_errors["clear(empty)"]`` (``ChromaVectorStore``)."""
+        does without a collection (``IntegrationFacts.dropped_by_clear``), at once, even while
+        its deletes wait for ``refresh()``; one that refuses to clear nothing raises its
+        ``call_errors["clear(empty)"]`` (``ChromaVectorStore``). The records cleared are the
+        ones a read lists now: under ``visibility="manual"`` an add still waiting for
+        ``refresh()`` is not cleared (it then counts as a record of the collection), and a
+        chroma store whose only records wait raises ``clear(empty)``'s error, as
+        ``ChromaVectorStore.clear`` deletes the ids a stale ``Collection.get()`` lists."""
         self._refuse("clear")
         refused = self._facts.call_errors.get("clear(empty)")
         if refused is not None and not self._store.ids(self.namespace):
@@ -434,7 +459,8 @@ class PlaceboVectorStore(PersistenceMethods, EngineOnlyMethods, BasePydanticVect
         and ``node_ids``, as in ``QdrantVectorStore``:
         ``docs/integrations/llamaindex.md#li-qdrant-native-filter``); and the keywords of
         ``IntegrationFacts.call_kwargs`` (milvus profile: ``milvus_partition_names=None``).
-        A query without embedding lists the records that pass, in listing order. Modes that
+        A query without embedding lists the records that pass, in listing order
+        (``stores_text=False``: ``IntegrationFacts.unranked_error``). Modes that
         need a sparse index or a learner raise ``NotImplementedError`` naming them.
         """
         query = inputs.query(query, self._facts.top_k_not_int)
@@ -450,7 +476,12 @@ class PlaceboVectorStore(PersistenceMethods, EngineOnlyMethods, BasePydanticVect
             records = self._search.select(
                 where, ids, limit=k, where_document=options.where_document
             )
-            return self._codec.unranked(records)
+            refusal = self._facts.unranked_error
+            if refusal is None:
+                return self._codec.unranked(records)
+            if records:
+                raise refusal[0](refusal[1])
+            return self._codec.ranked([])
         nan_query = self._facts.nan_query
         width = self._store.dimension
         if (

@@ -4,6 +4,7 @@ the same paths as over llama-index-core's ``SimpleVectorStore``, whose ``stores_
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import datetime
 import pickle
@@ -117,6 +118,50 @@ def test_a_query_returns_ids_without_nodes_as_simple_vector_store():
     assert ours.similarities == pytest.approx(theirs.similarities)
     assert store.facts.stores_text is False
     assert PlaceboVectorStore().facts.stores_text is True  # the shared row is untouched
+
+
+def _query_outcome(call):
+    try:
+        result = call()
+    except Exception as error:  # the outcome compared with SimpleVectorStore's
+        return type(error), str(error)
+    return result.nodes, result.ids, result.similarities
+
+
+@pytest.mark.parametrize("written", [True, False], ids=["nodes", "empty"])
+def test_a_query_without_embedding_does_what_simple_vector_store_does(written):
+    # SimpleVectorStore scores the nodes against None: TypeError once a node passes
+    store, simple = PlaceboVectorStore(stores_text=False), SimpleVectorStore()
+    if written:
+        store.add(make_nodes())
+        simple.add(make_nodes())
+    query = VectorStoreQuery(similarity_top_k=2)
+    ours = _query_outcome(lambda: store.query(query))
+    assert ours == _query_outcome(lambda: simple.query(query))
+    assert _query_outcome(lambda: asyncio.run(store.aquery(query))) == ours
+    if written:
+        assert ours[0] is TypeError
+    else:
+        assert ours == (None, [], [])
+    # the text-storing default lists the nodes, with their text
+    listed = PlaceboVectorStore()
+    listed.add(make_nodes())
+    assert [n.get_content() for n in listed.query(query).nodes] == ["a", "b"]
+
+
+def test_get_nodes_raises_as_simple_vector_store_does():
+    store, simple = PlaceboVectorStore(stores_text=False), SimpleVectorStore()
+    store.add(make_nodes())
+    simple.add(make_nodes())
+    ids = [n.node_id for n in make_nodes()[:1]]
+    message = "^SimpleVectorStore does not store nodes directly\\.$"
+    with pytest.raises(NotImplementedError, match=message):
+        simple.get_nodes(ids)
+    with pytest.raises(NotImplementedError, match=message):
+        store.get_nodes(ids)
+    with pytest.raises(NotImplementedError, match=message):
+        asyncio.run(store.aget_nodes(filters=None))
+    assert len(PlaceboVectorStore.from_core_store(store.core_store).get_nodes(ids)) == 1
 
 
 @pytest.mark.parametrize(

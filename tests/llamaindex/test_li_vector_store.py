@@ -914,3 +914,10 @@ def test_clear_of_an_empty_store_is_silent_elsewhere(profile):
     store = PlaceboVectorStore(profile=profile)
     store.clear()
     store.clear()
+    assert store.query(VectorStoreQuery(query_embedding=Q, similarity_top_k=2)).ids == []
+    assert store.get_nodes(filters=RED) == []
+    store.add(make_nodes())  # the store still works: the collection was never dropped
+    assert query_letters(store, k=2) == ["a", "b"]
+    store.clear()
+    assert store.core_store.count() == 0
+    assert store.query(VectorStoreQuery(query_embedding=Q, similarity_top_k=2)).ids == []
