@@ -27,6 +27,7 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+import numpy as np
 from langchain_core.documents import Document
 from pydantic_core import to_jsonable_python
 
@@ -61,10 +62,11 @@ _JSON_TOKEN = (
 
 def _json_refusal(value: Any) -> str | None:
     """PostgreSQL's message for the first value of `value` (in `json.dumps` order) its JSON
-    input refuses: a str or key holding NUL, a NaN or infinite float; None when it takes all."""
+    input refuses: a str or key holding NUL, a NaN or infinite float (a Python or numpy one: the
+    core stores a numpy float as a Python float); None when it takes all."""
     if isinstance(value, str):
         return _JSON_NUL if "\x00" in value else None
-    if isinstance(value, float) and not math.isfinite(value):
+    if isinstance(value, float | np.floating) and not math.isfinite(value):
         # json.dumps writes these as NaN / Infinity / -Infinity, tokens JSON does not have
         token = "NaN" if math.isnan(value) else ("Infinity" if value > 0 else "-Infinity")
         return _JSON_TOKEN.format(token=token)
@@ -88,7 +90,8 @@ def postgres_values(documents: Sequence[Document], ids: Sequence[Any]) -> list[D
     errors do).
 
     A NUL character in any text or str id is refused first (psycopg, client side); then each
-    row's metadata in row order: a NUL in a key or str value, or a NaN/Infinity float.
+    row's metadata in row order: a NUL in a key or str value, or a NaN/Infinity float (numpy
+    floats included).
     """
     for text, requested in zip((d.page_content for d in documents), ids, strict=True):
         if "\x00" in text or (isinstance(requested, str) and "\x00" in requested):

@@ -22,7 +22,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from placeborag_core.corpus.chunking import Chunker, WordChunker
+from placeborag_core.limits import MAX_METADATA_DEPTH, nesting_depth_exceeds
 from placeborag_core.messages import shown
+from placeborag_core.numbers import python_values
 from placeborag_core.store.inputs import check_metadata
 from placeborag_core.store.unwrap import core_store_of
 from placeborag_core.unicode_text import require_unicode
@@ -126,10 +128,27 @@ class SeedReport:
         return bool(self.upserted or self.deleted)
 
 
-def _check_documents(documents: Sequence[Document], nested: bool | None = None) -> None:
+def _python_metadata(metadata: Mapping[str, Any]) -> Mapping[str, Any]:
+    """A document's metadata with its numpy scalars as Python numbers, as ``upsert`` stores them
+    (``store/numpy_scalars.py``), so chunks, the comparison with stored records and manifests
+    hold only Python types. Metadata nested too deep (or containing itself) is returned as it
+    is, for the checks to refuse."""
+    if nesting_depth_exceeds(metadata, MAX_METADATA_DEPTH + 1):
+        return metadata
+    converted: Mapping[str, Any] = python_values(metadata)
+    return converted
+
+
+def _check_documents(
+    documents: Sequence[Document],
+    nested: bool | None = None,
+    rule: Callable[[Mapping[str, Any]], None] | None = None,
+) -> None:
     """Raise for the first malformed document, naming it; with ``nested`` (the store's profile
     rule) its metadata values are checked too, so a bad value names its document rather than a
-    chunk id."""
+    chunk id. ``rule`` (the profile's engine check) sees the raw metadata first, as in
+    ``upsert``, so chroma refuses a numpy scalar here too; the generic check then sees the
+    metadata with numpy scalars converted."""
     seen: set[str] = set()
     for position, doc in enumerate(documents):
         if not isinstance(doc, Document):
@@ -156,8 +175,10 @@ def _check_documents(documents: Sequence[Document], nested: bool | None = None) 
                 f"metadata "
                 f"(reserved: {list(CHUNK_METADATA_KEYS)})"
             )
+        if rule is not None and doc.metadata:
+            rule(doc.metadata)
         if nested is not None:
-            check_metadata(doc.id, doc.metadata, nested, owner="document")
+            check_metadata(doc.id, _python_metadata(doc.metadata), nested, owner="document")
         if doc.id in seen:
             raise ValueError(f"document id {shown(doc.id)} appears more than once in one namespace")
         seen.add(doc.id)
@@ -166,8 +187,10 @@ def _check_documents(documents: Sequence[Document], nested: bool | None = None) 
 def chunk_documents(documents: Iterable[Document], chunker: Chunker | None = None) -> list[Chunk]:
     """Cut ``documents`` into chunks with deterministic ids, in document then chunk order.
 
-    Every chunk's metadata is the document's metadata plus :data:`CHUNK_METADATA_KEYS`. Raises
-    ``ValueError``/``TypeError`` for malformed documents or duplicate document ids.
+    Every chunk's metadata is the document's metadata (numpy scalars as the Python ``bool``,
+    ``int`` or ``float`` of the same value, as ``upsert`` stores them) plus
+    :data:`CHUNK_METADATA_KEYS`. Raises ``ValueError``/``TypeError`` for malformed documents or
+    duplicate document ids.
     """
     docs = list(documents)
     _check_documents(docs)
@@ -182,7 +205,7 @@ def chunk_documents(documents: Iterable[Document], chunker: Chunker | None = Non
     for doc in docs:
         for ordinal, span in enumerate(cutter.split(doc.text)):
             metadata = {
-                **doc.metadata,
+                **_python_metadata(doc.metadata),
                 "doc_id": doc.id,
                 "chunk_ordinal": ordinal,
                 "chunk_start": span.start,
@@ -311,7 +334,7 @@ def seed_namespaces(
             )
     plans = {name: list(docs) for name, docs in sorted(tenants.items())}
     for docs in plans.values():
-        _check_documents(docs, core.profile.nested_metadata)
+        _check_documents(docs, core.profile.nested_metadata, core.profile.metadata_rule)
     reports: dict[str, SeedReport] = {}
     with core.batch() as batch:
         for name, docs in plans.items():

@@ -1,5 +1,5 @@
-"""Which fixtures read each adapter marker option, and the names of placeborag's own adapters'
-options, known without importing the adapters.
+"""Which fixtures read each adapter marker option: placeborag's own adapters' options and their
+reader fixtures, known without importing the adapters.
 
 An adapter plugin declares its marker options through the ``pytest_placeborag_extra_options``
 hook, but a plugin whose framework is not installed cannot be imported, so its hook never runs.
@@ -7,7 +7,9 @@ Its options must still be accepted (a marker written for ``langchain_vector_stor
 that test with the ``pip install`` line, not with "unknown option"), so the option names of the
 adapters shipped with placeborag are kept here, in a module that imports no framework:
 ``ADAPTER_OPTIONS`` maps each adapter's plugin module (as named in the ``placeborag.fixtures``
-entry-point group) to its option names, and the adapter plugins declare exactly these names.
+entry-point group) to its option names, each with the fixtures that read it (the vector-store
+fixture; the embedding fixtures read none of them), and the adapter plugins declare exactly these
+names.
 
 An option that only adapter fixtures read is silently ignored by every other fixture.
 ``unread_options`` finds the ones a test sets on itself but cannot have meant, because it requests
@@ -22,12 +24,22 @@ from types import MappingProxyType
 
 __all__ = ["ADAPTER_OPTIONS", "OptionReaders", "unread_options"]
 
-ADAPTER_OPTIONS: Mapping[str, tuple[str, ...]] = MappingProxyType(
+_LANGCHAIN_STORE = ("langchain_vector_store",)
+_LLAMAINDEX_STORE = ("llamaindex_vector_store",)
+
+ADAPTER_OPTIONS: Mapping[str, Mapping[str, tuple[str, ...]]] = MappingProxyType(
     {
-        "placeborag_langchain.pytest_plugin": ("collection_name", "distance_strategy", "namespace"),
-        "placeborag_llamaindex.pytest_plugin": ("namespace",),
+        "placeborag_langchain.pytest_plugin": MappingProxyType(
+            {
+                "collection_name": _LANGCHAIN_STORE,
+                "distance_strategy": _LANGCHAIN_STORE,
+                "namespace": _LANGCHAIN_STORE,
+            }
+        ),
+        "placeborag_llamaindex.pytest_plugin": MappingProxyType({"namespace": _LLAMAINDEX_STORE}),
     }
 )
+"""Adapter plugin module -> {option name: the fixtures of that plugin that read the option}."""
 
 OptionReaders = Mapping[str, frozenset[str] | None]
 """For each extra option name, the fixtures that read it, or None when a plugin whose fixtures

@@ -86,7 +86,7 @@ def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
         try:
             plugin = importlib.import_module(module_name)
         except ImportError as missing:
-            options = ADAPTER_OPTIONS.get(module_name, ())
+            options = tuple(ADAPTER_OPTIONS.get(module_name, {}))
             plugin = _unavailable(plugin_name, fixtures, options, str(missing))
         pluginmanager.register(plugin, plugin_name)
 
@@ -148,19 +148,25 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def _option_readers(pluginmanager: pytest.PytestPluginManager) -> OptionReaders:
-    """Every extra option name, with the fixtures that read it: an adapter plugin's options are
-    read by the fixtures its entry points declare; a name some other plugin declares (a
-    ``conftest.py``) by fixtures unknown (None)."""
+    """Every extra option name, with the fixtures that read it: placeborag's own adapters'
+    options are read by the fixtures ``ADAPTER_OPTIONS`` records for them; another option of an
+    adapter plugin by all the fixtures its entry points declare; a name some other plugin
+    declares (a ``conftest.py``) by fixtures unknown (None)."""
     fixtures_of = {
-        module.partition(".")[0]: frozenset(names) for module, names in _adapter_fixtures().items()
+        module.partition(".")[0]: (frozenset(names), ADAPTER_OPTIONS.get(module, {}))
+        for module, names in _adapter_fixtures().items()
     }
     readers: dict[str, frozenset[str] | None] = {}
     for impl in pluginmanager.hook.pytest_placeborag_extra_options.get_hookimpls():
-        fixtures = fixtures_of.get(impl.plugin_name)
+        plugin = fixtures_of.get(impl.plugin_name)
         declared = cast("Collection[str]", impl.function())
         for name in declared:
             known = readers.get(name, frozenset())
-            readers[name] = None if fixtures is None or known is None else known | fixtures
+            if plugin is None or known is None:
+                readers[name] = None
+                continue
+            fixtures, recorded = plugin
+            readers[name] = known | frozenset(recorded.get(name, fixtures))
     return dict(sorted(readers.items()))
 
 

@@ -50,6 +50,11 @@ def store(profile: str) -> PlaceboVectorStore:
         (["a"], [{"k": float("nan")}], ["r1"], json_token("NaN")),
         (["a"], [{"k": [1.0, math.inf]}], ["r1"], json_token("Infinity")),
         (["a"], [{"k": -math.inf}], ["r1"], json_token("-Infinity")),
+        # numpy floats that are no float subclass, which the core would store as Python floats
+        (["a"], [{"k": np.float32("nan")}], ["r1"], json_token("NaN")),
+        (["a"], [{"k": np.float16("inf")}], ["r1"], json_token("Infinity")),
+        (["a"], [{"k": {"j": [np.float32("-inf")]}}], ["r1"], json_token("-Infinity")),
+        (["a"], [{"k": np.longdouble("nan")}], ["r1"], json_token("NaN")),
         # psycopg refuses a text's NUL before PostgreSQL reads an earlier row's metadata
         (["a", "b\x00"], [{"k": math.nan}, {}], ["r1", "r2"], TEXT_NUL),
         # then the rows in order, before the repeated id's CardinalityViolation

@@ -46,13 +46,72 @@ def test_an_option_on_the_test_that_none_of_its_fixtures_reads_fails_it(
             "*ERROR at setup of test_core*",
             (
                 "placeborag option 'namespace' is an adapter option: only the fixtures "
-                "langchain_embeddings, langchain_vector_store, llamaindex_embed_model, "
-                "llamaindex_vector_store may read it, and this test requests none of them, so "
-                "it would be ignored. Request one, or set the option on the class or module to "
-                "share it with the tests that do"
+                "langchain_vector_store, llamaindex_vector_store may read it, and this test "
+                "requests none of them, so it would be ignored. Request one, or set the option "
+                "on the class or module to share it with the tests that do"
             ),
         ]
     )
+
+
+@pytest.mark.parametrize(
+    ("options", "fixture", "readers"),
+    [
+        (
+            'namespace="kb"',
+            "langchain_embeddings",
+            "langchain_vector_store, llamaindex_vector_store",
+        ),
+        ('collection_name="kb"', "langchain_embeddings", "langchain_vector_store"),
+        ('distance_strategy="COSINE"', "langchain_embeddings", "langchain_vector_store"),
+        (
+            'namespace="kb"',
+            "llamaindex_embed_model",
+            "langchain_vector_store, llamaindex_vector_store",
+        ),
+    ],
+)
+def test_an_embedding_fixture_does_not_read_an_adapter_option(
+    with_adapters: pytest.Pytester, options: str, fixture: str, readers: str
+) -> None:
+    with_adapters.makepyfile(
+        f"""
+        import pytest
+
+        @pytest.mark.placeborag({options})
+        def test_embeddings_only({fixture}):
+            pass
+        """
+    )
+    result = with_adapters.runpytest("-p", "no:randomly")
+    result.assert_outcomes(errors=1)
+    name = options.partition("=")[0]
+    result.stdout.fnmatch_lines(
+        [
+            "*ERROR at setup of test_embeddings_only*",
+            (
+                f"placeborag option '{name}' is an adapter option: only the fixtures {readers} "
+                "may read it, and this test requests none of them, so it would be ignored.*"
+            ),
+        ]
+    )
+
+
+def test_the_vector_store_fixture_reads_its_options(with_adapters: pytest.Pytester) -> None:
+    with_adapters.makepyfile(
+        """
+        import pytest
+
+        @pytest.mark.placeborag(namespace="kb", collection_name="docs")
+        def test_langchain(langchain_vector_store):
+            pass
+
+        @pytest.mark.placeborag(namespace="kb")
+        def test_llamaindex(llamaindex_vector_store, fake_embedder):
+            pass
+        """
+    )
+    with_adapters.runpytest("-p", "no:randomly").assert_outcomes(passed=2)
 
 
 def test_an_inherited_option_is_shared_and_an_unused_one_is_harmless(

@@ -8,6 +8,7 @@ built wheel on the oldest and newest Python.
 
 from __future__ import annotations
 
+import inspect
 import subprocess
 import sys
 from importlib.metadata import entry_points
@@ -214,3 +215,13 @@ def test_the_core_knows_each_adapters_options_as_the_adapter_declares_them() -> 
     assert set(ADAPTER_OPTIONS) == declared
     for plugin in (langchain_plugin, llamaindex_plugin):
         assert sorted(ADAPTER_OPTIONS[plugin.__name__]) == sorted(plugin.EXTRA_OPTIONS)
+        fixtures = {
+            e.name for e in entry_points(group="placeborag.fixtures") if e.value == plugin.__name__
+        }
+        for option, readers in ADAPTER_OPTIONS[plugin.__name__].items():
+            assert readers, option
+            assert set(readers) <= fixtures, option
+            # a recorded reader passes the plugin's extra options on; no other fixture does
+            for fixture in sorted(fixtures):
+                source = inspect.getsource(getattr(plugin, fixture).__wrapped__)
+                assert ("EXTRA_OPTIONS" in source) is (fixture in readers), (option, fixture)
