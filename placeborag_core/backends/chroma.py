@@ -21,7 +21,6 @@ from placeborag_core.backends.profile import IdRule, KRule, MetricVariant, Profi
 from placeborag_core.backends.ties import INSERTION
 from placeborag_core.errors import FilterError
 from placeborag_core.filters.dialect import FilterDialect
-from placeborag_core.messages import shown
 
 __all__ = ["CHROMA_OPERATORS", "PROFILE", "validate_where"]
 
@@ -128,7 +127,7 @@ def validate_metadata(metadata: Mapping[str, Any]) -> None:
     """chromadb's ``validate_metadata`` of a record's metadata, with its exception types and
     messages (``#chroma-metadata-values``): str keys but the reserved ``chroma:document``;
     values str, int, float, bool, None, or a non-empty list whose items are all str, all int,
-    all float or all bool."""
+    all float or all bool. Values are shown as chromadb shows them, with ``str()``."""
     for key, value in metadata.items():
         if key == "chroma:document":
             raise ValueError(
@@ -136,7 +135,7 @@ def validate_metadata(metadata: Mapping[str, Any]) -> None:
             )
         if not isinstance(key, str):
             raise TypeError(
-                f"Expected metadata key to be a str, got {shown(key)} which is a "
+                f"Expected metadata key to be a str, got {key} which is a "
                 f"{type(key).__name__} in upsert."
             )
         if isinstance(value, list):
@@ -144,7 +143,7 @@ def validate_metadata(metadata: Mapping[str, Any]) -> None:
         elif value is not None and not isinstance(value, str | int | float):
             raise ValueError(
                 "Expected metadata value to be a str, int, float, bool, SparseVector, list, or "
-                f"None, got {shown(value)} which is a {type(value).__name__} in upsert."
+                f"None, got {value} which is a {type(value).__name__} in upsert."
             )
 
 
@@ -155,7 +154,7 @@ def _validate_list(key: str, value: list[Any]) -> None:
     if len(kinds) > 1 or not kinds <= {str, int, float, bool}:
         raise ValueError(
             f"Expected metadata list value for key '{key}' to contain only str, int, float, or "
-            f"bool and all elements must be the same type, got {shown(value)} in upsert."
+            f"bool and all elements must be the same type, got {value} in upsert."
         )
 
 

@@ -3,8 +3,10 @@ messages (docs/engines/chroma.md#chroma-metadata-values), and writes nothing."""
 
 from __future__ import annotations
 
+import datetime
 from typing import Any
 
+import numpy as np
 import pytest
 
 from placeborag_core import FakeVectorStore
@@ -28,6 +30,12 @@ LIST_TYPES = "to contain only str, int, float, or bool and all elements must be 
         ({"tags": [1, "a"]}, ValueError, f"key 'tags' {LIST_TYPES}, got [1, 'a'] in upsert."),
         ({"tags": [{"x": 1}]}, ValueError, f"key 'tags' {LIST_TYPES}, got [{{'x': 1}}]"),
         ({"chroma:document": "x"}, ValueError, "reserved key chroma:document in upsert."),
+        (
+            {"when": datetime.datetime(2024, 1, 2)},
+            ValueError,
+            "None, got 2024-01-02 00:00:00 which is a datetime in upsert.",  # str(), as chromadb
+        ),
+        ({"n": np.int64(3)}, ValueError, "None, got 3 which is a int64 in upsert."),
     ],
 )
 def test_chroma_refuses_what_validate_metadata_refuses(
