@@ -54,12 +54,17 @@ CALLS_AFTER_CLEAR = (
 """The keys of ``DroppedByClear.errors``: a query with or without embedding, ``get_nodes`` of
 a non-empty id list or else by filters, ``delete_nodes``, ``delete`` and a non-empty ``add``."""
 
-NanQuery = Literal["refuse", "empty", "heap_order", "listing_order"] | Callable[[], Exception]
-"""What an integration makes of a query vector with a NaN component (``IntegrationFacts.
-nan_query``): ``"refuse"`` (the core's ``ValueError``), ``"empty"`` (no result, the engine is not
-asked), ``"heap_order"`` / ``"listing_order"`` (every filtered node scores NaN; which ``top_k``
-come back and in which order, see ``placeborag_llamaindex.search.nan_scored_ids``), or a callable
-building the exception the real store raises."""
+NanQuery = (
+    Literal["refuse", "empty", "heap_order", "listing_order", "infinite_products"]
+    | Callable[[], Exception]
+)
+"""What an integration makes of a query vector with a non-finite component (``IntegrationFacts.
+nan_query`` for a NaN one, ``IntegrationFacts.inf_query`` for an infinite one): ``"refuse"`` (the
+core's ``ValueError``), ``"empty"`` (no result, the engine is not asked), ``"heap_order"`` /
+``"listing_order"`` (every filtered node scores NaN; which ``top_k`` come back and in which
+order, see ``placeborag_llamaindex.search.nan_scored_ids``), ``"infinite_products"`` (Milvus:
+the nodes whose inner product is ``+inf``, see ``placeborag_llamaindex.search.Search.
+infinite_products``), or a callable building the exception the real store raises."""
 
 
 @dataclass(frozen=True)
@@ -247,6 +252,15 @@ class IntegrationFacts:
             ``QdrantVectorStore`` raises ``ValueError: Query vector must not contain NaN``
             (li-qdrant-nan-query); ``PGVectorStore``'s SQLAlchemy ``DataError`` is not imitated
             (``"refuse"``, li-pgvector-nan-query).
+        inf_query: a query vector with an infinite component and no NaN one (``NanQuery``, read
+            as ``nan_query``): ``SimpleVectorStore`` answers it as a NaN one (``"heap_order"``,
+            li-simple-inf-query); ``MilvusVectorStore`` answers the nodes whose inner product is
+            ``+inf``, nothing under ``cosine``/``l2`` (``"infinite_products"``,
+            li-milvus-inf-query; MMR mode over such nodes keeps the core's ``ValueError``); the
+            others keep the core's ``ValueError`` (``"refuse"``, a divergence: Chroma answers its
+            HNSW index's pick scored ``0.0`` under l2, li-chroma-inf-query; Qdrant local answers
+            ``nan`` scores in numpy's argsort order, li-qdrant-inf-query; ``PGVectorStore``
+            raises SQLAlchemy's ``DataError``).
         evidence: (fact, where it is documented) pairs.
     """
 
@@ -307,6 +321,7 @@ class IntegrationFacts:
     dropped_by_clear: DroppedByClear | None = None
     top_k_not_int: Callable[[object], int | None] | None = None
     nan_query: NanQuery = "refuse"
+    inf_query: NanQuery = "refuse"
     evidence: tuple[tuple[str, str], ...] = ()
 
     def __post_init__(self) -> None:

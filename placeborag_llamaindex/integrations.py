@@ -140,10 +140,12 @@ _DEFAULT = IntegrationFacts(
     get_nodes_with_embedding=False,
     stores_text_optional=True,  # stores_text=False: as SimpleVectorStore (li-simple-stores-text)
     nan_query="heap_order",  # SimpleVectorStore's heap of NaN scores: li-simple-nan-query
+    inf_query="heap_order",  # an infinity also scores every node NaN: li-simple-inf-query
     evidence=(
         ("all", "placeborag convention: every operator, strict semantics, nothing silently lost"),
         ("stores_text", f"{DOC}#li-simple-stores-text"),
         ("NaN in the query vector", f"{DOC}#li-simple-nan-query"),
+        ("infinity in the query vector", f"{DOC}#li-simple-inf-query"),
         ("mmr", f"{DOC}#li-simple-mmr-latest-pick"),
         ("delete_nodes", f"{DOC}#li-simple-delete-nodes-none (a divergence: refused here)"),
     ),
@@ -387,6 +389,7 @@ _MILVUS = IntegrationFacts(
     get_nodes_empty_ids="nothing",
     delete_nodes_needs_ids=False,
     nan_query="empty",  # li-milvus-nan-query
+    inf_query="infinite_products",  # li-milvus-inf-query
     ignored_query_kwargs=("where",),  # never read by the real query
     call_kwargs=_MILVUS_CALL_KWARGS,
     unranked_score=None,

@@ -6,9 +6,12 @@ plain query, and whether the picks are reported with their MMR objectives).
 from __future__ import annotations
 
 import heapq
+import math
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
+
+import numpy as np
 
 from placeborag_core import FakeVectorStore, Match, Record
 from placeborag_core.store import Where
@@ -105,6 +108,34 @@ class Search:
         nan = float("nan")
         matches = [Match(r.id, r.text, dict(r.metadata), nan, nan) for r in picked]
         return Ranked(matches, [nan] * len(matches))
+
+    def infinite_products(
+        self,
+        vector: Sequence[float],
+        k: int,
+        where: Where | None,
+        ids: Collection[str] | None,
+        options: QueryOptions,
+    ) -> Ranked:
+        """The answer of Milvus to a query vector with an infinite component
+        (``IntegrationFacts.inf_query`` ``"infinite_products"``, li-milvus-inf-query): under
+        ``ip``, the records that pass whose float32 inner product with ``vector`` is ``+inf``
+        (a NaN or ``-inf`` one is dropped), the first ``k`` in listing order, answered in
+        reverse and scored ``inf``; under any other metric nothing."""
+        if self.store.profile.metric != "ip":
+            return Ranked([])
+        query = np.asarray(vector, dtype=np.float32)
+        with np.errstate(all="ignore"):
+            infinite = [
+                r
+                for r in self.select(where, ids, where_document=options.where_document)
+                if r.vector is not None
+                and float(np.sum(query * np.asarray(r.vector, dtype=np.float32))) == math.inf
+            ]
+        inf = math.inf
+        picked = infinite[:k][::-1]
+        matches = [Match(r.id, r.text, dict(r.metadata), inf, inf) for r in picked]
+        return Ranked(matches, [inf] * len(matches))
 
     def nearest(
         self,

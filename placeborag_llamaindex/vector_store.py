@@ -41,6 +41,7 @@ from placeborag_llamaindex import inputs
 from placeborag_llamaindex.embedding import PlaceboEmbedding
 from placeborag_llamaindex.engine_only import refuse_engine_arguments
 from placeborag_llamaindex.engine_only_methods import EngineOnlyMethods
+from placeborag_llamaindex.integration_facts import NanQuery
 from placeborag_llamaindex.integrations import (
     INTEGRATIONS,
     IntegrationFacts,
@@ -482,18 +483,24 @@ class PlaceboVectorStore(PersistenceMethods, EngineOnlyMethods, BasePydanticVect
             if records:
                 raise refusal[0](refusal[1])
             return self._codec.ranked([])
-        nan_query = self._facts.nan_query
+        nan_query = _non_finite_rule(self._facts, query.query_embedding)
         width = self._store.dimension
         if (
             nan_query != "refuse"
-            and _has_nan(query.query_embedding)
             and (width is None or len(query.query_embedding) == width)  # else the core refuses
         ):
             if callable(nan_query):
                 raise nan_query()
             if nan_query == "empty":
                 return self._codec.ranked([])
-            if not options.mmr:
+            if nan_query == "infinite_products":
+                ranked = self._search.infinite_products(
+                    query.query_embedding, k, where, ids, options
+                )
+                # MMR over +inf picks (MilvusVectorStore: KeyError None) is left to the core
+                if not options.mmr or not ranked.matches:
+                    return self._codec.ranked(ranked.matches, ranked.reported)
+            elif not options.mmr:
                 ranked = self._search.nan_scored(k, where, ids, options, nan_query)
                 return self._codec.ranked(ranked.matches, ranked.reported)
         ranked = self._search.nearest(query.query_embedding, k, where, ids, options)
@@ -506,10 +513,16 @@ class PlaceboVectorStore(PersistenceMethods, EngineOnlyMethods, BasePydanticVect
         return self.query(query, **kwargs)
 
 
-def _has_nan(vector: Sequence[object]) -> bool:
-    """Whether a query vector has a NaN component (``IntegrationFacts.nan_query``); anything
-    else the core checks."""
-    return any(isinstance(x, numbers.Real) and math.isnan(x) for x in vector)
+def _non_finite_rule(facts: IntegrationFacts, vector: Sequence[object]) -> NanQuery:
+    """The rule for a query vector with a non-finite component: ``IntegrationFacts.nan_query``
+    for a NaN one, else ``IntegrationFacts.inf_query`` for an infinite one, else ``"refuse"``
+    (a finite vector: the core ranks it, or checks anything else)."""
+    reals = [x for x in vector if isinstance(x, numbers.Real)]
+    if any(math.isnan(x) for x in reals):
+        return facts.nan_query
+    if any(math.isinf(x) for x in reals):
+        return facts.inf_query
+    return "refuse"
 
 
 def _check_constructor_arguments(data: Mapping[str, Any]) -> None:

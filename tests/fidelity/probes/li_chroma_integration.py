@@ -227,6 +227,27 @@ def main() -> None:
         f"answers them in insertion order ({nan_all.ids == listed}); a smaller one answers "
         f"{[n.get_content() for n in nan_two.nodes]} (the index's pick)",
     )
+    inf = float("inf")
+    inf_all = l2.vector_store.query(
+        VectorStoreQuery(query_embedding=[inf, 0.0, 0.0, 1.0], similarity_top_k=99)
+    )
+    inf_two = l2.vector_store.query(
+        VectorStoreQuery(query_embedding=[-inf, 0.0, 0.0, 1.0], similarity_top_k=2)
+    )
+    cos_inf = cosine.vector_store.query(
+        VectorStoreQuery(query_embedding=[inf, 0.0, 0.0, 1.0], similarity_top_k=99)
+    )
+    facts.check(
+        "li-chroma-inf-query",
+        inf_all.ids == listed
+        and len(inf_two.ids) == 2
+        and all(s == 0.0 for s in [*inf_all.similarities, *inf_two.similarities])
+        and cos_inf.ids == cosine.vector_store._collection.get()["ids"]
+        and all(math.isnan(s) for s in cos_inf.similarities),
+        f"an infinite component in the query vector raises nothing: l2 scores every node 0.0 "
+        f"(exp(-inf)), cosine nan; a top_k over every node answers them in insertion order; a "
+        f"smaller one answers {[n.get_content() for n in inf_two.nodes]} (the index's pick)",
+    )
     native = texts(l2, vector_store_kwargs={"where": {"color": "blue"}})
     both = raised(
         lambda: texts(

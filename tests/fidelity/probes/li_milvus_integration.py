@@ -443,6 +443,55 @@ def nan_query(vs: MilvusVectorStore) -> None:
     )
 
 
+INF_NODES = {
+    "a": [1.0, 0.0, 0.0, 0.0],
+    "b": [0.8, 0.6, 0.0, 0.0],
+    "c": [0.6, 0.8, 0.0, 0.0],
+    "d": [0.0, 0.0, 0.0, 1.0],
+    "e": [0.0, 0.0, 1.0, 0.0],
+    "f": [0.5, 0.0, 0.0, 0.5],
+    "g": [-1.0, 0.0, 0.0, 0.0],
+}
+
+
+def inf_query(store: Any) -> None:
+    """An infinite component in the query vector: under IP the nodes whose inner product is
+    +inf, the first top_k in insertion order answered in reverse; nothing under COSINE/L2."""
+    inf = float("inf")
+    got: dict[str, dict[tuple[tuple[float, ...], int], tuple[list[str], list[float]]]] = {}
+    for metric in ("IP", "COSINE", "L2"):
+        vs = store(
+            collection_name=f"inf_{metric.lower()}", overwrite=True, similarity_metric=metric
+        )
+        vs.add([TextNode(text=t, id_=t, embedding=e) for t, e in INF_NODES.items()])
+        got[metric] = {}
+        for q in ([inf, 0.0, 0.0, 0.0], [-inf, 0.0, 0.0, 0.0], [inf, inf, 0.0, 0.0]):
+            for k in (1, 2, 9):
+                r = vs.query(VectorStoreQuery(query_embedding=q, similarity_top_k=k))
+                got[metric][(tuple(q), k)] = (list(r.ids or []), list(r.similarities or []))
+    ip = {(q[:2], k): ids for (q, k), (ids, _) in got["IP"].items()}
+    facts.check(
+        "li-milvus-inf-query",
+        ip
+        == {
+            ((inf, 0.0), 1): ["a"],
+            ((inf, 0.0), 2): ["b", "a"],
+            ((inf, 0.0), 9): ["f", "c", "b", "a"],
+            ((-inf, 0.0), 1): ["g"],
+            ((-inf, 0.0), 2): ["g"],
+            ((-inf, 0.0), 9): ["g"],
+            ((inf, inf), 1): ["b"],
+            ((inf, inf), 2): ["c", "b"],
+            ((inf, inf), 9): ["c", "b"],
+        }
+        and all(s == inf for _, scores in got["IP"].values() for s in scores)
+        and all(r == ([], []) for m in ("COSINE", "L2") for r in got[m].values()),
+        "an infinite component in the query vector raises nothing: IP answers the nodes whose "
+        "inner product is +inf (NaN and -inf ones dropped), the first top_k in insertion order "
+        f"in reverse, scored inf: {ip}; COSINE and L2 answer nothing",
+    )
+
+
 def main() -> None:
     root = tempfile.mkdtemp(prefix="placeborag-li-milvus-probe-")
     os.environ["GLOG_log_dir"] = root  # noqa: SIM112 - glog's own variable: no logs in /tmp
@@ -458,6 +507,7 @@ def main() -> None:
         node_calls(store)
         call_kwargs(store(collection_name="kw", overwrite=True))
         nan_query(store(collection_name="nan", overwrite=True))
+        inf_query(store)
     finally:
         server_manager_instance.release_all()
         shutil.rmtree(root, ignore_errors=True)

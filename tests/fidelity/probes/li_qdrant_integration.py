@@ -11,6 +11,7 @@ and ties. Run: python tests/fidelity/probes/li_qdrant_integration.py
 from __future__ import annotations
 
 import inspect
+import math
 import uuid
 from typing import Any
 
@@ -339,6 +340,23 @@ def main() -> None:
         "li-qdrant-nan-query",
         nan_query == (ValueError, "Query vector must not contain NaN"),
         f"a NaN in the query vector raises (local mode): {nan_query}",
+    )
+    inf = float("inf")
+    inf_query = plain.vector_store.query(
+        VectorStoreQuery(query_embedding=[inf, 0.0, 0.0, 1.0], similarity_top_k=99)
+    )
+    listed = [
+        p.id
+        for p in client.scroll(plain.vector_store.collection_name, limit=99, with_payload=False)[0]
+    ]
+    facts.check(
+        "li-qdrant-inf-query",
+        inf_query.ids is not None
+        and sorted(inf_query.ids) == sorted(str(i) for i in listed)
+        and all(math.isnan(s) for s in inf_query.similarities or []),
+        "an infinite component in the query vector raises nothing (local mode): the normalised "
+        "vector is NaN, every point scores nan and numpy's argsort of the NaN scores picks the "
+        f"order (reversed insertion order for a few points, its own for 40): {inf_query.ids}",
     )
     mmr = texts(
         plain, k=3, vector_store_query_mode="mmr", vector_store_kwargs={"mmr_threshold": 0.1}

@@ -190,6 +190,20 @@ def main() -> None:
         f"get_top_k_embeddings keeps a function of insertion order and k: "
         f"{ {k: r.ids for k, r in answers.items()} }",
     )
+    inf = float("inf")
+    infinite = {
+        (tuple(q), k): query(six, q, k=k)
+        for q in ([inf, 0.5], [-inf, 0.5], [0.1, inf], [inf, inf])
+        for k in (1, 2, 4, 7)
+    }
+    facts.check(
+        "li-simple-inf-query",
+        all(r.ids == answers[k].ids for (_, k), r in infinite.items())
+        and all(math.isnan(s) for r in infinite.values() for s in r.similarities),
+        "an infinite component in the query vector (inf or -inf, one or every) answers as a NaN "
+        f"one: every node scores nan, the same heap picks: "
+        f"{ {key: r.ids for key, r in infinite.items() if key[1] == 2} }",
+    )
     stores_text(facts)
     facts.done()
 
