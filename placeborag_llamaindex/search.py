@@ -98,16 +98,10 @@ class Search:
         node NaN (``IntegrationFacts.nan_query``): the records that pass, picked and ordered
         by ``nan_scored_ids``, each reported with a NaN score. The core is not asked to rank:
         it refuses a non-finite query vector."""
-        records = [
-            r
-            for r in self.select(where, ids, where_document=options.where_document)
-            if r.vector is not None
-        ]
+        records = self._with_vectors(where, ids, options)
         by_id = {r.id: r for r in records}
         picked = [by_id[i] for i in nan_scored_ids([r.id for r in records], k, order)]
-        nan = float("nan")
-        matches = [Match(r.id, r.text, dict(r.metadata), nan, nan) for r in picked]
-        return Ranked(matches, [nan] * len(matches))
+        return _scored_alike(picked, math.nan)
 
     def infinite_products(
         self,
@@ -124,18 +118,23 @@ class Search:
         reverse and scored ``inf``; under any other metric nothing."""
         if self.store.profile.metric != "ip":
             return Ranked([])
-        query = np.asarray(vector, dtype=np.float32)
+        records = self._with_vectors(where, ids, options)
+        if not records:
+            return Ranked([])
+        rows = np.asarray([r.vector for r in records], dtype=np.float32)
         with np.errstate(all="ignore"):
-            infinite = [
-                r
-                for r in self.select(where, ids, where_document=options.where_document)
-                if r.vector is not None
-                and float(np.sum(query * np.asarray(r.vector, dtype=np.float32))) == math.inf
-            ]
-        inf = math.inf
-        picked = infinite[:k][::-1]
-        matches = [Match(r.id, r.text, dict(r.metadata), inf, inf) for r in picked]
-        return Ranked(matches, [inf] * len(matches))
+            products = (rows * np.asarray(vector, dtype=np.float32)).sum(axis=1)
+        infinite = [
+            r for r, product in zip(records, products.tolist(), strict=True) if product == math.inf
+        ]
+        return _scored_alike(infinite[:k][::-1], math.inf)
+
+    def _with_vectors(
+        self, where: Where | None, ids: Collection[str] | None, options: QueryOptions
+    ) -> list[Record]:
+        """The records that pass, in listing order, that hold a vector (orphans do not)."""
+        selected = self.select(where, ids, where_document=options.where_document)
+        return [r for r in selected if r.vector is not None]
 
     def nearest(
         self,
@@ -209,3 +208,9 @@ class Search:
         if len(vectors) != len(picks):
             return None
         return mmr_objectives(vector, vectors, threshold)
+
+
+def _scored_alike(records: Sequence[Record], score: float) -> Ranked:
+    """``records`` as matches that all report ``score`` (as score and similarity)."""
+    matches = [Match(r.id, r.text, dict(r.metadata), score, score) for r in records]
+    return Ranked(matches, [score] * len(matches))

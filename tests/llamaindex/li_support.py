@@ -69,3 +69,26 @@ def retrieve_letters(
     """The letters retrieved for ``Q`` through ``as_retriever``, in order."""
     retriever = index.as_retriever(similarity_top_k=k, filters=filters)
     return letters(retriever.retrieve(QueryBundle("q", embedding=Q)))
+
+
+LINE_IDS = [f"n{i}" for i in range(6)]
+"""Six nodes on a line (``[1, n]``), alternating ``parity``: the non-finite query tests' store."""
+
+
+def line_nodes() -> list[TextNode]:
+    return [
+        TextNode(
+            id_=i,
+            text=i,
+            embedding=[1.0, float(n)],
+            metadata={"parity": "odd" if n % 2 else "even"},
+        )
+        for n, i in enumerate(LINE_IDS)
+    ]
+
+
+def line_store(profile: str) -> PlaceboVectorStore:
+    """A store of ``profile`` holding ``line_nodes()``."""
+    store = PlaceboVectorStore(profile=profile)
+    store.add(line_nodes())
+    return store

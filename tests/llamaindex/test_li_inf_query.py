@@ -10,6 +10,7 @@ import uuid
 
 import numpy as np
 import pytest
+from li_support import LINE_IDS, line_nodes, line_store
 from llama_index.core.schema import TextNode
 from llama_index.core.vector_stores import SimpleVectorStore
 from llama_index.core.vector_stores.types import (
@@ -23,7 +24,7 @@ from llama_index.core.vector_stores.types import (
 from placeborag_llamaindex import PlaceboVectorStore
 
 INF = float("inf")
-IDS = [f"n{i}" for i in range(6)]
+IDS = LINE_IDS
 # li-milvus-inf-query: the probe's nodes and the answers of milvus-lite under IP
 MILVUS_NODES = {
     "a": [1.0, 0.0, 0.0, 0.0],
@@ -46,24 +47,6 @@ MILVUS_IP = [
 ]
 
 
-def nodes() -> list[TextNode]:
-    return [
-        TextNode(
-            id_=i,
-            text=i,
-            embedding=[1.0, float(n)],
-            metadata={"parity": "odd" if n % 2 else "even"},
-        )
-        for n, i in enumerate(IDS)
-    ]
-
-
-def filled(profile: str) -> PlaceboVectorStore:
-    store = PlaceboVectorStore(profile=profile)
-    store.add(nodes())
-    return store
-
-
 def inf_query(k: int, vector: list[float] | None = None, **kwargs: object) -> VectorStoreQuery:
     return VectorStoreQuery(
         query_embedding=vector or [INF, 0.5],
@@ -75,7 +58,7 @@ def inf_query(k: int, vector: list[float] | None = None, **kwargs: object) -> Ve
 def real_answer(query: VectorStoreQuery) -> VectorStoreQueryResult:
     """``SimpleVectorStore``'s answer; numpy warns of inf / inf (no error)."""
     real = SimpleVectorStore()
-    real.add(nodes())
+    real.add(line_nodes())
     with np.errstate(invalid="ignore"):
         return real.query(query)
 
@@ -93,7 +76,7 @@ def test_inf_query_vector_under_default_answers_as_simple_vector_store(
 ) -> None:
     # li-simple-inf-query: every score nan, the heap's pick and order, as a NaN query
     want = real_answer(inf_query(k, vector))
-    got = filled("default").query(inf_query(k, vector))
+    got = line_store("default").query(inf_query(k, vector))
     assert got.ids == want.ids
     assert got.similarities is not None
     assert want.similarities is not None
@@ -104,12 +87,12 @@ def test_inf_query_vector_under_default_answers_as_simple_vector_store(
 def test_inf_query_vector_under_default_keeps_filters() -> None:
     even = MetadataFilters(filters=[MetadataFilter(key="parity", value="even")])
     query = VectorStoreQuery(query_embedding=[INF, 0.1], similarity_top_k=2, filters=even)
-    assert filled("default").query(query).ids == real_answer(query).ids == ["n2", "n4"]
+    assert line_store("default").query(query).ids == real_answer(query).ids == ["n2", "n4"]
 
 
 def test_inf_query_vector_under_default_mmr_keeps_the_core_value_error() -> None:
     with pytest.raises(ValueError, match="NaN or infinite"):
-        filled("default").query(inf_query(2, mode=VectorStoreQueryMode.MMR))
+        line_store("default").query(inf_query(2, mode=VectorStoreQueryMode.MMR))
 
 
 @pytest.mark.parametrize(("vector", "k", "want"), MILVUS_IP)
@@ -158,7 +141,7 @@ def test_inf_query_vector_under_chroma_and_pgvector_keeps_the_core_value_error(
 ) -> None:
     # li-chroma-inf-query: the HNSW index's pick (a divergence); PGVectorStore: DataError
     with pytest.raises(ValueError, match="NaN or infinite"):
-        filled(profile).query(inf_query(2))
+        line_store(profile).query(inf_query(2))
 
 
 def test_inf_query_vector_under_qdrant_keeps_the_core_value_error() -> None:
@@ -182,4 +165,4 @@ def test_nan_beats_inf_in_one_query_vector() -> None:
 
 def test_inf_query_vector_of_the_wrong_width_is_still_refused() -> None:
     with pytest.raises(ValueError, match="NaN or infinite"):
-        filled("default").query(inf_query(2, [INF, 0.0, 0.0]))
+        line_store("default").query(inf_query(2, [INF, 0.0, 0.0]))

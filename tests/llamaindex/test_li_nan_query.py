@@ -9,6 +9,7 @@ import math
 import uuid
 
 import pytest
+from li_support import LINE_IDS, line_nodes, line_store
 from llama_index.core import StorageContext, VectorStoreIndex
 from llama_index.core.schema import QueryBundle, TextNode
 from llama_index.core.vector_stores import SimpleVectorStore
@@ -22,25 +23,7 @@ from llama_index.core.vector_stores.types import (
 from placeborag_llamaindex import PlaceboEmbedding, PlaceboVectorStore
 
 NAN = float("nan")
-IDS = [f"n{i}" for i in range(6)]
-
-
-def nodes() -> list[TextNode]:
-    return [
-        TextNode(
-            id_=i,
-            text=i,
-            embedding=[1.0, float(n)],
-            metadata={"parity": "odd" if n % 2 else "even"},
-        )
-        for n, i in enumerate(IDS)
-    ]
-
-
-def filled(profile: str) -> PlaceboVectorStore:
-    store = PlaceboVectorStore(profile=profile)
-    store.add(nodes())
-    return store
+IDS = LINE_IDS
 
 
 def nan_query(k: int, **kwargs: object) -> VectorStoreQuery:
@@ -51,9 +34,9 @@ def nan_query(k: int, **kwargs: object) -> VectorStoreQuery:
 def test_nan_query_vector_under_default_answers_as_simple_vector_store(k: int) -> None:
     # li-simple-nan-query: every score nan, the heap's pick and order
     real = SimpleVectorStore()
-    real.add(nodes())
+    real.add(line_nodes())
     want = real.query(nan_query(k))
-    got = filled("default").query(nan_query(k))
+    got = line_store("default").query(nan_query(k))
     assert got.ids == want.ids
     assert got.similarities is not None
     assert want.similarities is not None
@@ -66,8 +49,8 @@ def test_nan_query_vector_under_default_keeps_filters_and_a_partial_nan() -> Non
     even = MetadataFilters(filters=[MetadataFilter(key="parity", value="even")])
     query = VectorStoreQuery(query_embedding=[0.1, NAN], similarity_top_k=2, filters=even)
     real = SimpleVectorStore()
-    real.add(nodes())
-    got = filled("default").query(query)
+    real.add(line_nodes())
+    got = line_store("default").query(query)
     assert got.ids == real.query(query).ids == ["n2", "n4"]
 
 
@@ -85,13 +68,13 @@ def test_nan_query_vector_through_a_retriever_under_default() -> None:
 
 def test_nan_query_vector_under_default_mmr_keeps_the_core_value_error() -> None:
     with pytest.raises(ValueError, match="NaN or infinite"):
-        filled("default").query(nan_query(2, mode=VectorStoreQueryMode.MMR))
+        line_store("default").query(nan_query(2, mode=VectorStoreQueryMode.MMR))
 
 
 def test_nan_query_vector_under_chroma_answers_listing_order_with_nan_scores() -> None:
     # li-chroma-nan-query: nan scores; the first top_k in listing order (Chroma: its HNSW pick,
     # the same when top_k covers every node)
-    store = filled("chroma")
+    store = line_store("chroma")
     for k, want in ((2, ["n0", "n1"]), (9, IDS)):
         got = store.query(nan_query(k))
         assert got.ids == want
@@ -101,7 +84,7 @@ def test_nan_query_vector_under_chroma_answers_listing_order_with_nan_scores() -
 
 def test_nan_query_vector_under_milvus_answers_nothing() -> None:
     # li-milvus-nan-query
-    store = filled("milvus")
+    store = line_store("milvus")
     for query in (nan_query(2), nan_query(2, mode=VectorStoreQueryMode.MMR)):
         got = store.query(query)
         assert (got.ids, got.similarities, got.nodes) == ([], [], [])
@@ -119,10 +102,10 @@ def test_nan_query_vector_under_qdrant_raises_qdrant_value_error() -> None:
 def test_nan_query_vector_under_pgvector_keeps_the_core_value_error() -> None:
     # li-pgvector-nan-query: the real DataError is not imitated (a divergence row)
     with pytest.raises(ValueError, match="query vector contains NaN or infinite components"):
-        filled("pgvector").query(nan_query(2))
+        line_store("pgvector").query(nan_query(2))
 
 
 def test_nan_query_vector_of_the_wrong_width_is_still_refused() -> None:
     # the adapter answers only a query of the store's width; the core refuses the others
     with pytest.raises(ValueError, match="NaN or infinite"):
-        filled("milvus").query(VectorStoreQuery(query_embedding=[NAN] * 3, similarity_top_k=2))
+        line_store("milvus").query(VectorStoreQuery(query_embedding=[NAN] * 3, similarity_top_k=2))
