@@ -33,6 +33,7 @@ from placeborag_core.testing.explanation import explain
 __all__ = ["main"]
 
 EXIT_OK, EXIT_DRIFT, EXIT_USAGE = 0, 1, 2
+EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, as a shell reports a command whose reader left
 # Inputs with at least this many chunks report seeding progress on stderr.
 PROGRESS_THRESHOLD = 1000
 
@@ -248,7 +249,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (TypeError, ValueError) as error:  # bad input that reached a library check
         print(f"placeborag: error: {error}", file=sys.stderr)
         return EXIT_USAGE
+    except BrokenPipeError:  # the reader left (`placeborag demo | head`): stop quietly
+        _silence_stdout()
+        return EXIT_BROKEN_PIPE
     except Exception:  # a bug: never exit 1, which means drift
         print("placeborag: internal error (please report it):", file=sys.stderr)
         traceback.print_exc(file=sys.stderr)
         return EXIT_USAGE
+
+
+def _silence_stdout() -> None:
+    """Point stdout at devnull, so the interpreter's final flush of a closed pipe raises no
+    second ``BrokenPipeError`` at exit (the recipe of Python's ``signal`` documentation)."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())

@@ -281,3 +281,19 @@ def test_seed_keeps_the_mode_of_the_manifest_it_replaces(docs: Path, tmp_path: P
     assert main(["seed", str(docs), "--manifest", str(manifest)]) == 0
     assert stat.S_IMODE(manifest.stat().st_mode) == 0o640
     assert Manifest.load(manifest).namespaces
+
+
+def test_a_reader_that_leaves_early_stops_the_output_quietly() -> None:
+    process = subprocess.Popen(
+        [sys.executable, "-m", "placeborag_core", "demo"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert process.stdout is not None
+    assert process.stderr is not None
+    process.stdout.read(10)
+    process.stdout.close()  # as `placeborag demo | head -c 10` does
+    error = process.stderr.read().decode()
+    process.stderr.close()
+    assert process.wait() == 141
+    assert error == ""
